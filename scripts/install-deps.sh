@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Campfire builds and tests with. Idempotent and non-interactive:
+# packages already present are left alone, and apt runs only when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-websockets
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

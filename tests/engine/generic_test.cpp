@@ -1,0 +1,568 @@
+// The generic game suite: every registered game, every seat count and a spread of option
+// combinations, thousands of seeded random playouts checked at every step against the engine
+// contract. A new game gets all of this by being registered.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "engine/core/match.hpp"
+#include "engine/core/registry.hpp"
+#include "tests/engine/test_support.hpp"
+
+namespace campfire {
+namespace {
+
+using testing::scaled;
+
+struct Case {
+  const Game* game;
+  int seats;
+  json options;
+  std::string name;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " " << c.options.dump(); }
+
+std::string sanitize(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return s;
+}
+
+// Option combinations from the declaration: all defaults, then each option on its own at each
+// of its interesting values (the other bool value, every choice, an int's min, max and middle),
+// then a few seeded mixtures. Combinations the game refuses for a seat count are dropped.
+std::vector<json> option_spread(const Game& game, int seats) {
+  std::vector<json> spread = {json::object()};
+  const auto& specs = game.info().options;
+  for (const OptionSpec& s : specs) {
+    std::vector<json> values;
+    switch (s.type) {
+      case OptionSpec::Type::kBool:
+        values = {!s.default_value.get<bool>()};
+        break;
+      case OptionSpec::Type::kInt:
+        values = {s.min, s.max, (s.min + s.max) / 2};
+        break;
+      case OptionSpec::Type::kChoice:
+        for (const auto& c : s.choices) values.push_back(c);
+        break;
+    }
+    for (const json& v : values) {
+      if (v == s.default_value) continue;
+      spread.push_back({{s.key, v}});
+    }
+  }
+  Rng rng(0xC0FFEE + static_cast<std::uint64_t>(seats));
+  for (int mix = 0; mix < 4 && specs.size() > 1; ++mix) {
+    json o = json::object();
+    for (const OptionSpec& s : specs) {
+      switch (s.type) {
+        case OptionSpec::Type::kBool:
+          o[s.key] = rng.below(2) == 1;
+          break;
+        case OptionSpec::Type::kInt:
+          o[s.key] = s.min + static_cast<int>(rng.below(static_cast<std::uint64_t>(s.max - s.min) + 1));
+          break;
+        case OptionSpec::Type::kChoice:
+          o[s.key] = s.choices[rng.below(s.choices.size())];
+          break;
+      }
+    }
+    spread.push_back(o);
+  }
+  std::vector<json> valid;
+  std::set<std::string> seen;
+  for (const json& o : spread) {
+    auto parsed = game.parse_options(o, seats);
+    if (!parsed) continue;
+    if (seen.insert(parsed->to_json().dump()).second) valid.push_back(o);
+  }
+  return valid;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (const Game* g : Registry::builtin().games()) {
+    for (int seats = g->info().min_seats; seats <= g->info().max_seats; ++seats) {
+      int i = 0;
+      for (const json& o : option_spread(*g, seats)) {
+        cases.push_back({g, seats, o,
+                         sanitize(g->info().id) + "_" + std::to_string(seats) + "seats_opts" +
+                             std::to_string(i++)});
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<Card> sorted_cards(const State& s) {
+  std::vector<Card> c;
+  s.cards(c);
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+// What a viewer can observe: the view, its legal actions, who acts and the open window.
+std::string observation(const Game& game, const State& s, Seat viewer) {
+  json o = {{"view", s.view(viewer)}};
+  json legal = json::array();
+  if (viewer >= 0) {
+    for (const Action& a : s.legal_actions(viewer)) legal.push_back(game.action_to_json(a));
+  }
+  o["legal"] = std::move(legal);
+  o["toAct"] = s.to_act().bits();
+  o["over"] = s.over();
+  if (auto w = s.window()) o["window"] = {w->id, w->millis, w->name, w->seats.bits()};
+  return o.dump();
+}
+
+std::vector<std::string> all_observations(const Game& game, const State& s) {
+  std::vector<std::string> out;
+  for (Seat v = kSpectator; v < s.seats(); ++v) out.push_back(observation(game, s, v));
+  return out;
+}
+
+// Statistics a whole case must satisfy, so the no-leak check cannot pass vacuously.
+struct LeakStats {
+  long steps = 0;             // actions applied over the whole case
+  long checked = 0;           // (state, viewer) pairs re-dealt
+  long states = 0;            // states deep-checked
+  long changed_other = 0;     // states where re-dealing for some seat changed another's view
+  long exposures = 0;         // (state, viewer, other) where other sees a card viewer cannot
+  long exposures_changed = 0; // ...and re-dealing viewer's hidden cards changed other's view
+};
+
+class GenericGameTest : public ::testing::TestWithParam<Case> {
+ protected:
+  const Game& game() const { return *GetParam().game; }
+
+  Match new_match(std::uint64_t seed) {
+    auto m = Match::create(game(), GetParam().seats, GetParam().options, seed);
+    EXPECT_TRUE(m.ok()) << m.error().message;
+    return std::move(*m);
+  }
+
+  void check_step_invariants(const State& s, const std::vector<Card>& deck) {
+    const SeatSet acting = s.to_act();
+    if (s.over()) {
+      EXPECT_TRUE(acting.empty()) << "a finished game still has seats to act";
+      EXPECT_FALSE(s.window().has_value()) << "a finished game has an open window";
+    } else {
+      EXPECT_TRUE(!acting.empty() || s.window().has_value())
+          << "nobody can act and no window is open: the game is stuck";
+    }
+    for (Seat seat = 0; seat < s.seats(); ++seat) {
+      const auto legal = s.legal_actions(seat);
+      if (acting.contains(seat)) {
+        EXPECT_FALSE(legal.empty()) << "seat " << seat << " must act but has no legal action";
+      } else {
+        EXPECT_TRUE(legal.empty()) << "seat " << seat << " may not act but has legal actions";
+      }
+      // Legal lists are sets: a bot picking uniformly must not be biased by duplicates.
+      for (std::size_t i = 0; i < legal.size(); ++i) {
+        for (std::size_t j = i + 1; j < legal.size(); ++j) {
+          EXPECT_FALSE(legal[i] == legal[j]) << "duplicate legal action for seat " << seat;
+        }
+      }
+      // Every legal action survives the JSON round trip unchanged.
+      for (const Action& a : legal) {
+        auto back = game().action_from_json(game().action_to_json(a));
+        ASSERT_TRUE(back.ok()) << back.error().message;
+        EXPECT_TRUE(*back == a) << game().action_to_json(a).dump() << " does not round-trip";
+      }
+    }
+    EXPECT_EQ(sorted_cards(s), deck) << "cards are not conserved";
+  }
+
+  // Every legal action applies; every illegal or malformed one is refused and changes nothing.
+  void check_actions(const State& s, Rng& rng) {
+    const SeatSet acting = s.to_act();
+    std::vector<json> legal_json_all;
+    for (Seat seat = 0; seat < s.seats(); ++seat) {
+      const auto legal = s.legal_actions(seat);
+      for (const Action& a : legal) {
+        auto c = s.clone();
+        Events ev;
+        auto err = c->apply(seat, a, ev);
+        EXPECT_FALSE(err.has_value())
+            << "legal " << game().action_to_json(a).dump() << " refused: " << err->message;
+        legal_json_all.push_back(game().action_to_json(a));
+      }
+    }
+    auto refused_unchanged = [&](Seat seat, const Action& a, const char* what) {
+      auto c = s.clone();
+      Events ev;
+      auto err = c->apply(seat, a, ev);
+      const auto legal = s.legal_actions(seat);
+      const bool is_legal = std::find(legal.begin(), legal.end(), a) != legal.end();
+      if (is_legal) {
+        EXPECT_FALSE(err.has_value());
+        return;
+      }
+      EXPECT_TRUE(err.has_value()) << what << ": seat " << seat << " got "
+                                   << game().action_to_json(a).dump()
+                                   << " accepted although it is not in its legal list";
+      if (err) {
+        EXPECT_FALSE(err->code.empty());
+        EXPECT_FALSE(err->message.empty());
+        EXPECT_TRUE(c->equals(s)) << what << ": a refused action changed the state";
+        EXPECT_TRUE(ev.list().empty()) << what << ": a refused action emitted events";
+      }
+    };
+    // Someone else's legal action, sent by every seat that may not act.
+    for (const json& aj : legal_json_all) {
+      auto a = game().action_from_json(aj);
+      for (Seat seat = 0; seat < s.seats(); ++seat) {
+        if (!acting.contains(seat)) refused_unchanged(seat, *a, "out of turn");
+      }
+      refused_unchanged(kSpectator, *a, "spectator");
+      refused_unchanged(kSystem, *a, "system move");
+      refused_unchanged(s.seats(), *a, "seat out of range");
+    }
+    // Timeouts: never from a player, never for a window that is not open.
+    const auto w = s.window();
+    for (Seat seat = 0; seat < s.seats(); ++seat) {
+      refused_unchanged(seat, Action::timeout(w ? w->id : 0), "player timeout");
+    }
+    refused_unchanged(kSystem, Action::timeout(w ? w->id + 1 : 12345), "stale timeout");
+    // Mutations of legal actions: every field replaced by another value of another or the same
+    // type, removed, or joined by an unknown field. Those that still parse must be refused unless
+    // they are legal.
+    const json replacements[] = {json(nullptr), json(-1), json(0), json(1), json(7), json(99999),
+                                 json(2147483648LL), json("x"), json(""), json("red"),
+                                 json::array(), json::object(), json(true), json(1.5)};
+    for (const json& aj : legal_json_all) {
+      for (const auto& [key, value] : aj.items()) {
+        for (int r = 0; r < 3; ++r) {
+          json m = aj;
+          m[key] = replacements[rng.below(std::size(replacements))];
+          auto a = game().action_from_json(m);
+          if (!a) {
+            EXPECT_FALSE(a.error().message.empty());
+            continue;
+          }
+          for (Seat seat : {Seat(0), Seat(s.seats() - 1)}) refused_unchanged(seat, *a, "mutated");
+        }
+        json removed = aj;
+        removed.erase(key);
+        auto a = game().action_from_json(removed);
+        if (key == "move") {
+          EXPECT_FALSE(a.ok()) << "an action without a move parsed";
+        }
+        if (a) refused_unchanged(acting.empty() ? 0 : acting.first(), *a, "field removed");
+      }
+      // Values of one legal action's fields moved into another's.
+      const json& other = legal_json_all[rng.below(legal_json_all.size())];
+      json mixed = aj;
+      for (const auto& [key, value] : other.items()) {
+        if (key != "move" && rng.below(2)) mixed[key] = value;
+      }
+      if (auto a = game().action_from_json(mixed)) {
+        refused_unchanged(acting.empty() ? 0 : acting.first(), *a, "mixed");
+      }
+    }
+    // Garbage that is not an action at all.
+    for (const json& g : {json(nullptr), json(3), json("challenge"), json::array({1, 2}),
+                          json::object(), json({{"move", 1}}), json({{"move", "no-such-move"}}),
+                          json({{"move", ""}}), json({{"move", "timeout"}}),
+                          json({{"move", "timeout"}, {"window", "1"}})}) {
+      auto a = game().action_from_json(g);
+      EXPECT_FALSE(a.ok()) << g.dump() << " parsed as an action";
+      if (!a) {
+        EXPECT_EQ(a.error().code, "bad_action");
+        EXPECT_FALSE(a.error().message.empty());
+      }
+    }
+  }
+
+  // Clone, then no-leak: re-dealing what a viewer cannot see must not change what it observes.
+  void check_views(const State& s, Rng& rng, LeakStats& stats) {
+    const auto before = all_observations(game(), s);
+    auto copy = s.clone();
+    EXPECT_TRUE(copy->equals(s)) << "a clone differs from its original";
+    EXPECT_EQ(all_observations(game(), *copy), before) << "a clone's views differ";
+
+    auto probe = s.clone();
+    std::vector<std::set<const Card*>> hidden(s.seats() + 1);
+    for (Seat v = kSpectator; v < s.seats(); ++v) {
+      std::vector<Card*> slots;
+      probe->hidden_from(v, slots);
+      hidden[v + 1] = std::set<const Card*>(slots.begin(), slots.end());
+      EXPECT_EQ(hidden[v + 1].size(), slots.size()) << "a hidden slot is listed twice";
+    }
+    for (Seat v = 0; v < s.seats(); ++v) {
+      EXPECT_TRUE(std::includes(hidden[0].begin(), hidden[0].end(), hidden[v + 1].begin(),
+                                hidden[v + 1].end()))
+          << "seat " << v << " cannot see a card that spectators can";
+    }
+
+    bool some_other_changed = false;
+    for (Seat v = kSpectator; v < s.seats(); ++v) {
+      ++stats.checked;
+      bool exposed_any = false;
+      std::vector<bool> exposed(s.seats(), false);
+      for (Seat q = 0; q < s.seats(); ++q) {
+        if (q == v) continue;
+        for (const Card* slot : hidden[v + 1]) {
+          if (!hidden[q + 1].count(slot)) {
+            exposed[q] = true;
+            exposed_any = true;
+            break;
+          }
+        }
+      }
+      std::vector<bool> changed(s.seats(), false);
+      // Up to three re-deals: one could, by chance, only swap equal cards.
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        auto redealt = s.clone();
+        std::vector<Card*> slots;
+        redealt->hidden_from(v, slots);
+        std::vector<Card> values;
+        for (Card* c : slots) values.push_back(*c);
+        rng.shuffle(values);
+        for (std::size_t i = 0; i < slots.size(); ++i) *slots[i] = values[i];
+        EXPECT_EQ(sorted_cards(*redealt), sorted_cards(s));
+        const std::string mine = observation(game(), *redealt, v);
+        EXPECT_EQ(mine, before[v + 1])
+            << "LEAK: re-dealing the cards " << (v < 0 ? std::string("a spectator")
+                                                       : "seat " + std::to_string(v))
+            << " cannot see changed what it observes";
+        if (mine != before[v + 1]) return;
+        for (Seat q = 0; q < s.seats(); ++q) {
+          if (q != v && !changed[q] && observation(game(), *redealt, q) != before[q + 1]) {
+            changed[q] = true;
+          }
+        }
+        if (!exposed_any) break;
+        bool all_seen = true;
+        for (Seat q = 0; q < s.seats(); ++q) all_seen &= !exposed[q] || changed[q];
+        if (all_seen) break;
+      }
+      for (Seat q = 0; q < s.seats(); ++q) {
+        if (changed[q]) some_other_changed = true;
+        if (exposed[q]) {
+          ++stats.exposures;
+          if (changed[q]) ++stats.exposures_changed;
+        }
+      }
+    }
+    ++stats.states;
+    if (some_other_changed) ++stats.changed_other;
+  }
+
+  void check_replay(const Match& m) {
+    const json saved = m.save();
+    auto restored = Match::restore(Registry::builtin(), json::parse(saved.dump()));
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
+    EXPECT_TRUE(restored->state().equals(m.state())) << "replay from the log differs";
+    EXPECT_EQ(all_observations(game(), restored->state()), all_observations(game(), m.state()))
+        << "replay from the log gives different views";
+    EXPECT_EQ(restored->save(), saved);
+  }
+
+  // One seeded random playout; deep checks run on every step when `deep`, else on a sample.
+  void playout(std::uint64_t seed, bool deep, LeakStats& stats) {
+    Match m = new_match(seed);
+    if (HasFailure()) return;
+    Rng rng(seed ^ 0x5EED5EEDull);
+    std::vector<Card> deck = sorted_cards(m.state());
+    {
+      std::vector<Card> declared = game().deck(m.options(), m.seats());
+      std::sort(declared.begin(), declared.end());
+      ASSERT_EQ(deck, declared) << "the starting state does not hold the declared deck";
+    }
+    const int limit = game().info().max_actions;
+    const std::uint64_t replay_at = rng.below(60);
+    for (int step = 0;; ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      const State& s = m.state();
+      check_step_invariants(s, deck);
+      if (deep || rng.below(10) == 0) {
+        check_actions(s, rng);
+        check_views(s, rng, stats);
+      }
+      if (step == static_cast<int>(replay_at)) check_replay(m);
+      if (HasFailure()) return;
+      if (s.over()) break;
+      ASSERT_LT(step, limit) << "the game did not end within " << limit << " actions";
+
+      // Pick the next input: a random acting seat's random legal action, or the timeout of the
+      // open window (always when nobody may act, sometimes otherwise).
+      const SeatSet acting = s.to_act();
+      const auto w = s.window();
+      Seat seat = kSystem;
+      Action a;
+      if (w && (acting.empty() || rng.below(4) == 0)) {
+        a = Action::timeout(w->id);
+      } else {
+        std::vector<Seat> seats;
+        acting.for_each([&](Seat x) { seats.push_back(x); });
+        seat = seats[rng.below(seats.size())];
+        const auto legal = s.legal_actions(seat);
+        a = legal[rng.below(legal.size())];
+      }
+      Events ev;
+      auto err = m.apply(seat, a, ev);
+      ++stats.steps;
+      ASSERT_FALSE(err.has_value()) << "chosen action refused: " << err->message;
+      for (const Event& e : ev.list()) {
+        ASSERT_TRUE(e.body.contains("type") && e.body["type"].is_string()) << e.body.dump();
+        ASSERT_TRUE(e.body.contains("text") && e.body["text"].is_string()) << e.body.dump();
+        EXPECT_TRUE(e.to.everyone || !e.to.seats.empty()) << "an event addressed to nobody";
+        EXPECT_EQ(e.to.seats.bits() >> m.seats(), 0u) << "an event addressed to a missing seat";
+      }
+    }
+    const Result r = m.state().result();
+    EXPECT_FALSE(r.winners.empty()) << "a finished game has no winner";
+    EXPECT_EQ(r.places.size(), static_cast<std::size_t>(m.seats()));
+    for (Seat w : r.winners) EXPECT_EQ(r.places.at(w), 1);
+    for (Seat l : r.losers) {
+      EXPECT_TRUE(std::find(r.winners.begin(), r.winners.end(), l) == r.winners.end())
+          << "seat " << l << " both won and lost";
+    }
+    check_replay(m);
+  }
+};
+
+TEST_P(GenericGameTest, RandomPlayouts) {
+  const Case& c = GetParam();
+  const char* only = std::getenv("CAMPFIRE_SEED");
+  // 200 playouts per case, fewer for long games: a case stops early once it has checked a step
+  // budget, but never before 30 playouts (20 of them checked deeply at every step).
+  const int max_playouts = scaled(200);
+  const int min_playouts = scaled(30);
+  const int deep_playouts = scaled(20);
+  const long step_budget = static_cast<long>(40000 * testing::test_scale());
+  LeakStats stats;
+  int playouts = 0;
+  for (int i = 0; i < max_playouts; ++i) {
+    if (i >= min_playouts && stats.steps >= step_budget) break;
+    ++playouts;
+    const std::uint64_t seed =
+        only ? std::strtoull(only, nullptr, 10) : 1000003ull * static_cast<std::uint64_t>(i) + 17;
+    SCOPED_TRACE("replay with CAMPFIRE_SEED=" + std::to_string(seed) +
+                 " --gtest_filter='*" + c.name + "'");
+    playout(seed, i < deep_playouts, stats);
+    if (HasFailure() || only) break;
+  }
+  std::cout << "[ stats    ] " << c.name << ": " << playouts << " playouts, " << stats.steps << " actions, " << stats.states
+            << " states deep-checked, " << stats.checked << " re-deals; another seat's view "
+            << "changed in " << stats.changed_other << " states; " << stats.exposures_changed
+            << "/" << stats.exposures << " exposures visible\n";
+  if (HasFailure() || only) return;
+  // Non-vacuity: where another seat sees a card this viewer cannot, re-dealing must show.
+  if (stats.exposures >= 20) {
+    EXPECT_GE(stats.exposures_changed * 10, stats.exposures * 9)
+        << "a card listed as visible to a seat rarely shows in that seat's view";
+  }
+  EXPECT_GT(stats.changed_other, 0) << "re-dealing never changed anybody's view: the no-leak "
+                                       "check would pass vacuously";
+}
+
+TEST_P(GenericGameTest, SameSeedSameGame) {
+  Match a = new_match(42);
+  Match b = new_match(42);
+  EXPECT_TRUE(a.state().equals(b.state()));
+  EXPECT_EQ(all_observations(game(), a.state()), all_observations(game(), b.state()));
+  // A seed picks the deal: over a handful of seeds the starting states are not all the same.
+  bool differs = false;
+  for (std::uint64_t seed = 43; seed < 53 && !differs; ++seed) {
+    differs = !new_match(seed).state().equals(a.state());
+  }
+  EXPECT_TRUE(differs) << "the seed does not influence the deal";
+}
+
+TEST_P(GenericGameTest, DeckOrderIsHonoured) {
+  Match a = new_match(7);
+  std::vector<Card> deck = game().deck(a.options(), a.seats());
+  json codes = json::array();
+  for (Card c : deck) {
+    codes.push_back(game().card_code(c));
+    EXPECT_EQ(game().parse_card(game().card_code(c)), c);
+  }
+  auto m1 = Match::create(game(), GetParam().seats, GetParam().options, 1, codes);
+  auto m2 = Match::create(game(), GetParam().seats, GetParam().options, 999, codes);
+  ASSERT_TRUE(m1.ok()) << m1.error().message;
+  ASSERT_TRUE(m2.ok());
+  // The initial deal depends on the deck order alone.
+  EXPECT_EQ(all_observations(game(), m1->state()), all_observations(game(), m2->state()));
+  json short_deck = codes;
+  short_deck.erase(short_deck.size() - 1);
+  auto bad = Match::create(game(), GetParam().seats, GetParam().options, 1, short_deck);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, "bad_deck_order");
+  json unknown = codes;
+  unknown[0] = "no-such-card";
+  bad = Match::create(game(), GetParam().seats, GetParam().options, 1, unknown);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, "bad_deck_order");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGames, GenericGameTest, ::testing::ValuesIn(all_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+// Option and seat validation, for every game.
+TEST(GameOptions, EveryGameValidatesItsOptions) {
+  for (const Game* g : Registry::builtin().games()) {
+    SCOPED_TRACE(g->info().id);
+    const int seats = g->info().min_seats;
+    EXPECT_TRUE(g->parse_options(json::object(), seats).ok()) << "defaults must be valid";
+    EXPECT_TRUE(g->parse_options(nullptr, seats).ok());
+    auto r = g->parse_options({{"noSuchOption", 1}}, seats);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, "bad_options");
+    EXPECT_NE(r.error().message.find("noSuchOption"), std::string::npos);
+    EXPECT_FALSE(g->parse_options(json::array(), seats).ok());
+    EXPECT_EQ(g->parse_options({}, g->info().min_seats - 1).error().code, "bad_seats");
+    EXPECT_EQ(g->parse_options({}, g->info().max_seats + 1).error().code, "bad_seats");
+    for (const OptionSpec& s : g->info().options) {
+      EXPECT_FALSE(g->parse_options({{s.key, "not-a-valid-value"}}, seats).ok()) << s.key;
+      EXPECT_FALSE(g->parse_options({{s.key, json::array()}}, seats).ok()) << s.key;
+      if (s.type == OptionSpec::Type::kInt) {
+        EXPECT_FALSE(g->parse_options({{s.key, s.max + 1}}, seats).ok()) << s.key;
+        EXPECT_FALSE(g->parse_options({{s.key, s.min - 1}}, seats).ok()) << s.key;
+      }
+      EXPECT_FALSE(s.description.empty()) << s.key << " needs a description for the lobby";
+    }
+    const json described = g->info().to_json();
+    EXPECT_EQ(described["id"], g->info().id);
+    EXPECT_EQ(described["options"].size(), g->info().options.size());
+  }
+}
+
+TEST(Registry, IdsAreUniqueAndFindable) {
+  std::set<std::string> ids;
+  for (const Game* g : Registry::builtin().games()) {
+    EXPECT_TRUE(ids.insert(g->info().id).second) << g->info().id;
+    EXPECT_EQ(Registry::builtin().find(g->info().id), g);
+  }
+  EXPECT_EQ(Registry::builtin().find("no-such-game"), nullptr);
+}
+
+TEST(Restore, RefusesDamagedSaves) {
+  const Game& g = *Registry::builtin().games().front();
+  auto m = Match::create(g, g.info().min_seats, json::object(), 5);
+  ASSERT_TRUE(m.ok());
+  json saved = m->save();
+  for (const char* field : {"game", "seats", "seed"}) {
+    json broken = saved;
+    broken.erase(field);
+    EXPECT_FALSE(Match::restore(Registry::builtin(), broken).ok()) << field;
+  }
+  json unknown_game = saved;
+  unknown_game["game"] = "chess";
+  EXPECT_FALSE(Match::restore(Registry::builtin(), unknown_game).ok());
+  json bad_log = saved;
+  bad_log["log"] = json::array({{{"seat", 99}, {"action", {{"move", "nothing"}}}}});
+  auto r = Match::restore(Registry::builtin(), bad_log);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, "bad_save");
+}
+
+}  // namespace
+}  // namespace campfire

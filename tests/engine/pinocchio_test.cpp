@@ -1,0 +1,327 @@
+// Pinocchio: every case of CLARIFICATIONS §4.3, named after the rule text's examples.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engine/core/match.hpp"
+#include "engine/pinocchio/pinocchio.hpp"
+#include "tests/engine/test_support.hpp"
+
+namespace campfire::pinocchio {
+namespace {
+
+using campfire::testing::play;
+using campfire::testing::refusal;
+
+const json kChallengeMove = {{"move", "challenge"}};
+const json kBelieveMove = {{"move", "believe"}};
+
+json say(const std::string& colour, const std::string& clothing) {
+  return {{"move", "announce"}, {"colour", colour}, {"clothing", clothing}};
+}
+
+// A full 45-card deck whose first cards are `top` (in the order they will be played), the rest
+// in a fixed order.
+json deck_starting_with(const std::vector<std::string>& top) {
+  const Game& g = game();
+  std::vector<Card> rest = g.deck(Options(), 3);
+  json codes = json::array();
+  for (const auto& code : top) {
+    const Card c = *g.parse_card(code);
+    const auto it = std::find(rest.begin(), rest.end(), c);
+    EXPECT_NE(it, rest.end()) << "the deck has only three " << code;
+    if (it == rest.end()) continue;
+    rest.erase(it);
+    codes.push_back(code);
+  }
+  for (Card c : rest) codes.push_back(g.card_code(c));
+  return codes;
+}
+
+Match start(int seats, const std::vector<std::string>& top, json options = json::object()) {
+  auto m = Match::create(game(), seats, options, 1, deck_starting_with(top));
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  return std::move(*m);
+}
+
+json view(const Match& m, Seat s) { return m.state().view(s); }
+
+// PI-T1, the rule text's Example 1: Bella lies about Red Trousers and is caught.
+TEST(Pinocchio, Example1_LieCaught) {
+  Match m = start(3, {"red-bow-tie", "blue-trousers", "yellow-hat"});
+  play(m, 0, say("red", "bow-tie"));  // first card: free
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("red", "trousers"));  // matches Red Bow Tie in colour
+  play(m, 2, kChallengeMove);
+  EXPECT_EQ(view(m, 0)["noses"], json({0, 1, 0}));
+  const json pile = view(m, 0)["pile"];
+  EXPECT_EQ(pile[1]["revealed"], "blue-trousers");
+  EXPECT_EQ(pile[1]["truthful"], false);
+  // Claudio now announces freely; his card cannot be challenged.
+  EXPECT_EQ(view(m, 2)["freeAnnouncement"], true);
+  EXPECT_EQ(m.state().legal_actions(2).size(), 15u);
+  play(m, 2, say("blue", "shoes"));
+  EXPECT_EQ(view(m, 0)["pile"][2]["challengeable"], false);
+  EXPECT_EQ(view(m, 0)["phase"], "play") << "Andrea has no challenge step";
+  EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
+}
+
+// PI-T2, Example 2 corrected (PI-8): Bella's card really is Yellow Shoes, Claudio pays.
+TEST(Pinocchio, Example2_TruthChallenged) {
+  Match m = start(3, {"red-shoes", "yellow-shoes", "red-bow-tie"});
+  play(m, 0, say("red", "shoes"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("yellow", "shoes"));
+  play(m, 2, kChallengeMove);
+  EXPECT_EQ(view(m, 1)["noses"], json({0, 0, 1}));
+  EXPECT_EQ(view(m, 1)["pile"][1]["truthful"], true);
+  EXPECT_EQ(view(m, 1)["pile"][1]["challenger"], 2);
+}
+
+// PI-T3, the Note: after the challenge Claudio says Red Bow Tie, which matches nothing; Andrea
+// gets no challenge step and must match Red Bow Tie.
+TEST(Pinocchio, Note_FreeUnchallengeableAfterChallenge) {
+  Match m = start(3, {"red-shoes", "yellow-shoes", "red-bow-tie", "blue-hat"});
+  play(m, 0, say("red", "shoes"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("yellow", "shoes"));
+  play(m, 2, kChallengeMove);
+  play(m, 2, say("red", "bow-tie"));
+  EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
+  EXPECT_EQ(refusal(m, 0, kBelieveMove), "illegal_action");
+  EXPECT_EQ(view(m, 0)["mustMatch"], "red-bow-tie");
+  EXPECT_EQ(refusal(m, 0, say("yellow", "shoes")), "must_match");
+  play(m, 0, say("red", "hat"));
+  // Andrea's card can be challenged again by Bella.
+  EXPECT_EQ(view(m, 1)["phase"], "challenge");
+}
+
+TEST(Pinocchio, Note_BlueBowTieAlsoMatches) {
+  Match m = start(3, {"red-shoes", "yellow-shoes", "red-bow-tie", "blue-hat"});
+  play(m, 0, say("red", "shoes"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("yellow", "shoes"));
+  play(m, 2, kChallengeMove);
+  play(m, 2, say("red", "bow-tie"));
+  play(m, 0, say("blue", "bow-tie"));
+}
+
+// PI-T4: what may follow Blue Shoes.
+TEST(Pinocchio, AnnouncementMatching) {
+  struct Row {
+    const char* colour;
+    const char* clothing;
+    bool accepted;
+  };
+  for (const Row& row : {Row{"yellow", "shoes", true}, Row{"blue", "hat", true},
+                         Row{"blue", "shoes", true}, Row{"red", "hat", false}}) {
+    SCOPED_TRACE(std::string(row.colour) + " " + row.clothing);
+    Match m = start(3, {"blue-shoes"});
+    play(m, 0, say("blue", "shoes"));
+    play(m, 1, kBelieveMove);
+    EXPECT_EQ(refusal(m, 1, say(row.colour, row.clothing)), row.accepted ? "" : "must_match");
+  }
+  Match m = start(3, {"blue-shoes"});
+  play(m, 0, say("blue", "shoes"));
+  play(m, 1, kBelieveMove);
+  EXPECT_EQ(m.state().legal_actions(1).size(), 7u) << "3 colours of shoes + 5 blue items - 1";
+}
+
+// PI-T5 and PI-4: the starting player has no challenge step; the second may challenge card 1,
+// and decides before seeing their own card.
+TEST(Pinocchio, StartingPlayerHasNoChallengeStep) {
+  Match m = start(3, {"red-hat", "yellow-hat"});
+  EXPECT_EQ(view(m, 0)["phase"], "play");
+  EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
+  play(m, 0, say("red", "hat"));
+  EXPECT_EQ(view(m, 1)["phase"], "challenge");
+  EXPECT_FALSE(view(m, 1).contains("yourCard")) << "seen before deciding (PI-4)";
+  play(m, 1, kChallengeMove);
+  EXPECT_EQ(view(m, 1)["noses"], json({0, 1, 0})) << "Andrea told the truth";
+  EXPECT_EQ(view(m, 1)["yourCard"], "yellow-hat");
+  EXPECT_FALSE(view(m, 0).contains("yourCard"));
+}
+
+// The seat to act is told its card privately, and only it.
+TEST(Pinocchio, TopCardIsPrivateEvent) {
+  Match m = start(3, {"red-hat", "yellow-hat"});
+  auto a = game().action_from_json(say("red", "hat"));
+  Events ev;
+  ASSERT_FALSE(m.apply(0, *a, ev));
+  a = game().action_from_json(kBelieveMove);
+  ev.clear();
+  ASSERT_FALSE(m.apply(1, *a, ev));
+  bool told = false;
+  for (const Event& e : ev.list()) {
+    if (e.body["type"] == "drew") {
+      told = true;
+      EXPECT_FALSE(e.to.everyone);
+      EXPECT_EQ(e.to.seats, SeatSet::of(1));
+      EXPECT_EQ(e.body["card"], "yellow-hat");
+    } else {
+      EXPECT_EQ(e.body.dump().find("yellow-hat"), std::string::npos) << e.body.dump();
+    }
+  }
+  EXPECT_TRUE(told);
+}
+
+// Plays a whole game where nobody challenges, returning the match before the final decision.
+Match play_out_believing(int seats) {
+  auto m = Match::create(game(), seats, json::object(), 77);
+  EXPECT_TRUE(m.ok());
+  while (!m->state().over()) {
+    const Seat s = m->state().to_act().first();
+    const json v = m->state().view(s);
+    if (v["phase"] == "final-challenge") break;
+    const auto legal = m->state().legal_actions(s);
+    const Action a = v["phase"] == "challenge" ? Action::make(kBelieve) : legal.front();
+    Events ev;
+    EXPECT_FALSE(m->apply(s, a, ev).has_value());
+  }
+  return std::move(*m);
+}
+
+// PI-T6: 3 players, 15 cards each; seat 2 plays card 45, seat 0 gets the final challenge.
+TEST(Pinocchio, FinalChallengeAfterLastCard) {
+  Match m = play_out_believing(3);
+  const json v = view(m, 0);
+  EXPECT_EQ(v["phase"], "final-challenge");
+  EXPECT_EQ(v["current"], 0);
+  EXPECT_EQ(v["pile"].size(), 45u);
+  EXPECT_EQ(v["pile"][44]["by"], 2);
+  EXPECT_EQ(v["stacks"], json({0, 0, 0}));
+  play(m, 0, kChallengeMove);
+  EXPECT_TRUE(m.state().over());
+}
+
+TEST(Pinocchio, FinalBelieveEndsTheGame) {
+  Match m = play_out_believing(4);
+  play(m, 0, kBelieveMove);
+  EXPECT_TRUE(m.state().over());
+  EXPECT_EQ(m.state().result().winners.size(), 4u) << "nobody has a nose: all share the win";
+  EXPECT_TRUE(m.state().result().losers.empty());
+}
+
+// PI-T7: when card 45 is the free announcement right after a challenge, there is no final
+// challenge: the game ends at once.
+TEST(Pinocchio, NoFinalChallengeAfterFreeLastCard) {
+  auto m = Match::create(game(), 3, json::object(), 5);
+  ASSERT_TRUE(m.ok());
+  // Believe everything until seat 2's last turn, then challenge so its card 45 is free.
+  while (true) {
+    const Seat s = m->state().to_act().first();
+    const json v = m->state().view(s);
+    const bool last_turn = v["stacks"][2] == 1 && s == 2;
+    const auto legal = m->state().legal_actions(s);
+    Action a = legal.front();
+    if (v["phase"] == "challenge") a = Action::make(last_turn ? kChallenge : kBelieve);
+    Events ev;
+    ASSERT_FALSE(m->apply(s, a, ev).has_value());
+    if (last_turn && v["phase"] == "play") break;
+  }
+  EXPECT_TRUE(m->state().over());
+  EXPECT_EQ(m->state().view(0)["pile"][44]["challengeable"], false);
+}
+
+// PI-T8 and PI-3: cards each and cards to the box for every player count.
+TEST(Pinocchio, DealingAndLeftovers) {
+  const int each[] = {0, 0, 22, 15, 11, 9, 7};
+  const int box[] = {0, 0, 1, 0, 1, 0, 3};
+  for (int seats = 2; seats <= 6; ++seats) {
+    auto m = Match::create(game(), seats, json::object(), 3);
+    ASSERT_TRUE(m.ok());
+    const json v = m->state().view(kSpectator);
+    for (Seat s = 0; s < seats; ++s) EXPECT_EQ(v["stacks"][s], each[seats]) << seats;
+    EXPECT_EQ(v["box"], box[seats]) << seats;
+  }
+  EXPECT_FALSE(Match::create(game(), 1, json::object(), 3).ok());
+  EXPECT_FALSE(Match::create(game(), 7, json::object(), 3).ok());
+}
+
+// PI-T9 and PI-11: fewest noses wins, ties share the win; ranking by noses.
+TEST(Pinocchio, ShareTheWinOnTies) {
+  // Seat 1 lies twice and seat 3 once, caught each time: noses {0, 2, 0, 1}.
+  // Four players, seat 0 starts; the deck is laid so that every claim below is a lie.
+  Match m = start(4, {"red-hat", "blue-shoes", "red-hat", "blue-shoes", "red-hat", "blue-shoes"});
+  play(m, 0, say("red", "hat"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("red", "shirt"));  // lie: it is Blue Shoes
+  play(m, 2, kChallengeMove);           // seat 1: 1 nose
+  play(m, 2, say("red", "hat"));    // free, unchallengeable
+  play(m, 3, say("red", "shirt"));  // lie: Blue Shoes
+  play(m, 0, kChallengeMove);           // seat 3: 1 nose
+  play(m, 0, say("red", "hat"));    // free
+  play(m, 1, say("red", "shirt"));  // lie again
+  play(m, 2, kChallengeMove);           // seat 1: 2 noses
+  EXPECT_EQ(view(m, 0)["noses"], json({0, 2, 0, 1}));
+  // Believe to the end.
+  while (!m.state().over()) {
+    const Seat s = m.state().to_act().first();
+    const json v = m.state().view(s);
+    const auto legal = m.state().legal_actions(s);
+    Events ev;
+    ASSERT_FALSE(
+        m.apply(s, v["phase"] == "play" ? legal.front() : Action::make(kBelieve), ev).has_value());
+  }
+  const Result r = m.state().result();
+  EXPECT_EQ(r.winners, (std::vector<Seat>{0, 2}));
+  EXPECT_EQ(r.losers, (std::vector<Seat>{1}));
+  EXPECT_EQ(r.places, (std::vector<int>{1, 4, 1, 3}));
+  EXPECT_EQ(r.scores, (std::vector<int>{0, 2, 0, 1}));
+}
+
+// PI-2: startSeat is the youngest player and must be one of the seats.
+TEST(Pinocchio, StartSeatOption) {
+  Match m = start(4, {"red-hat"}, {{"startSeat", 2}});
+  EXPECT_EQ(view(m, 0)["current"], 2);
+  EXPECT_EQ(view(m, 2)["yourCard"], "red-hat") << "the first card dealt goes to the start seat";
+  EXPECT_EQ(refusal(m, 0, say("red", "hat")), "not_your_turn");
+  auto bad = Match::create(game(), 3, {{"startSeat", 3}}, 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, "bad_options");
+}
+
+// PI-6: a lie that happens to match in one attribute is still a lie.
+TEST(Pinocchio, TrueMeansBothTypeAndColour) {
+  Match m = start(3, {"red-hat", "red-shoes"});
+  play(m, 0, say("red", "hat"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("red", "shirt"));  // the card is Red Shoes: same colour, other type
+  play(m, 2, kChallengeMove);
+  EXPECT_EQ(view(m, 0)["noses"], json({0, 1, 0}));
+}
+
+// A seat sees the true cards it played, nobody else does until a challenge reveals them.
+TEST(Pinocchio, PlayedCardsStayPrivate) {
+  Match m = start(3, {"red-hat", "blue-shoes"});
+  play(m, 0, say("yellow", "hat"));
+  EXPECT_EQ(view(m, 0)["pile"][0]["card"], "red-hat");
+  EXPECT_FALSE(view(m, 1)["pile"][0].contains("card"));
+  EXPECT_FALSE(view(m, kSpectator)["pile"][0].contains("card"));
+  EXPECT_EQ(view(m, 1)["pile"][0]["claim"], "yellow-hat");
+}
+
+// Malformed announcements are refused with a clear message and change nothing.
+TEST(Pinocchio, MalformedActionsAreRefused) {
+  Match m = start(3, {"red-hat"});
+  EXPECT_EQ(refusal(m, 0, {{"move", "announce"}, {"colour", "green"}, {"clothing", "hat"}}),
+            "bad_action");
+  EXPECT_EQ(refusal(m, 0, {{"move", "announce"}, {"colour", "red"}}), "bad_action");
+  EXPECT_EQ(refusal(m, 0, {{"move", "announce"}, {"colour", 1}, {"clothing", "hat"}}),
+            "bad_action");
+  EXPECT_EQ(refusal(m, 0, {{"move", "dance"}}), "bad_action");
+  EXPECT_EQ(refusal(m, 1, say("red", "hat")), "not_your_turn");
+  EXPECT_TRUE(m.log().empty());
+}
+
+// The turn timer's default (CLARIFICATIONS §4.4): believe, then repeat the previous item.
+TEST(Pinocchio, FallbackBelievesAndRepeats) {
+  Match m = start(3, {"red-hat", "blue-shoes"});
+  play(m, 0, say("yellow", "hat"));
+  EXPECT_EQ(m.state().fallback_action(1), Action::make(kBelieve));
+  play(m, 1, kBelieveMove);
+  EXPECT_EQ(game().action_to_json(m.state().fallback_action(1)), say("yellow", "hat"));
+}
+
+}  // namespace
+}  // namespace campfire::pinocchio
