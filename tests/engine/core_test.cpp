@@ -71,3 +71,24 @@ TEST(Result, PlacesShareTies) {
 
 }  // namespace
 }  // namespace campfire
+
+#include "engine/core/standard_cards.hpp"
+
+namespace campfire {
+namespace {
+
+TEST(StandardCards, CodesRoundTripAndName) {
+  for (Card c : standard::deck(2)) EXPECT_EQ(standard::parse(standard::code(c)), c);
+  EXPECT_EQ(standard::code(standard::card(10, standard::kHearts)), "TH");
+  EXPECT_EQ(standard::words(standard::card(10, standard::kHearts)), "10♥");
+  EXPECT_EQ(standard::words(standard::card(standard::kAce, standard::kSpades)), "A♠");
+  EXPECT_EQ(standard::rank(standard::card(standard::kAce, standard::kSpades)), 14);
+  EXPECT_TRUE(standard::is_red(standard::card(5, standard::kDiamonds)));
+  EXPECT_FALSE(standard::is_red(standard::kJoker1));
+  EXPECT_FALSE(standard::parse("1S").has_value());
+  EXPECT_FALSE(standard::parse("").has_value());
+  EXPECT_EQ(standard::deck(1).size(), 53u);
+}
+
+}  // namespace
+}  // namespace campfire
