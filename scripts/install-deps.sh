@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
-  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-websockets
 )

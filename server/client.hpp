@@ -1,0 +1,26 @@
+// What a room needs from a connection: a thread-safe way to send it frames and to drop it.
+// Rooms hold weak references to clients; clients hold a room code, never the room.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace campfire::server {
+
+using Frame = std::shared_ptr<const std::string>;
+
+inline Frame make_frame(std::string text) {
+  return std::make_shared<const std::string>(std::move(text));
+}
+
+class Client {
+ public:
+  virtual ~Client() = default;
+  // Queues a text frame; may be called from any thread.
+  virtual void send(Frame frame) = 0;
+  // The room has moved this client out of `room` (e.g. its seat was taken over by a rejoin).
+  virtual void evicted(const std::string& room) = 0;
+};
+
+}  // namespace campfire::server

@@ -1,0 +1,56 @@
+#include "server/config.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+
+namespace campfire::server {
+
+Config parse_config(int argc, char** argv) {
+  Config c;
+  CLI::App app{"Campfire: an authoritative multiplayer card-game server"};
+  app.add_option("--bind", c.bind, "address to listen on")->envname("CAMPFIRE_BIND");
+  app.add_option("--port", c.port, "port for HTTP and WebSocket")->envname("CAMPFIRE_PORT");
+  app.add_option("--threads", c.threads, "worker threads")
+      ->envname("CAMPFIRE_THREADS")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--data-dir", c.data_dir, "directory for the journal and replays")
+      ->envname("CAMPFIRE_DATA_DIR");
+  app.add_option("--web-root", c.web_root, "directory with the browser client's files")
+      ->envname("CAMPFIRE_WEB_ROOT");
+  app.add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
+      ->envname("CAMPFIRE_LOG_LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_flag("--json-logs", c.json_logs, "log one JSON object per line")
+      ->envname("CAMPFIRE_JSON_LOGS");
+  app.add_flag("--test-mode", c.test_mode,
+               "accept seed and deckOrder in create_room (never in production)")
+      ->envname("CAMPFIRE_TEST_MODE");
+  app.add_option("--max-rooms", c.max_rooms, "most rooms at once")
+      ->envname("CAMPFIRE_MAX_ROOMS")
+      ->check(CLI::Range(1, 10000000));
+  app.add_option("--max-connections-per-address", c.max_connections_per_address,
+                 "most simultaneous connections from one address")
+      ->envname("CAMPFIRE_MAX_CONNECTIONS_PER_ADDRESS")
+      ->check(CLI::Range(1, 10000000));
+  app.add_option("--max-frame-bytes", c.max_frame_bytes, "largest WebSocket message accepted")
+      ->envname("CAMPFIRE_MAX_FRAME_BYTES")
+      ->check(CLI::Range(512, 16 * 1024 * 1024));
+  app.add_option("--rate", c.messages_per_second, "messages per second per connection")
+      ->envname("CAMPFIRE_RATE")
+      ->check(CLI::Range(0.1, 1e6));
+  app.add_option("--burst", c.message_burst, "burst of messages allowed above the rate")
+      ->envname("CAMPFIRE_BURST")
+      ->check(CLI::Range(1.0, 1e6));
+  app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
+      ->envname("CAMPFIRE_BOT_DELAY_MS")
+      ->check(CLI::Range(0, 60000));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
+  }
+  return c;
+}
+
+}  // namespace campfire::server

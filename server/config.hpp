@@ -1,0 +1,33 @@
+// Everything an operator can set, by flag or environment variable (see README).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace campfire::server {
+
+struct Config {
+  std::string bind = "0.0.0.0";
+  std::uint16_t port = 8080;
+  int threads = 2;
+  std::string data_dir = "data";
+  std::string web_root;  // empty: the clients/web folder found next to the binary or source
+  std::string log_level = "info";
+  bool json_logs = false;
+  bool test_mode = false;
+
+  // Limits.
+  int max_rooms = 10000;
+  int max_connections_per_address = 200;
+  std::size_t max_frame_bytes = 64 * 1024;
+  double messages_per_second = 20;
+  double message_burst = 40;
+  std::size_t max_queued_frames = 512;  // outbound frames waiting for a slow reader
+  int bot_delay_ms = 600;                // how long server-side bots "think"
+  int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
+};
+
+// Parses argv and CAMPFIRE_* environment variables; exits the process on --help or bad input.
+Config parse_config(int argc, char** argv);
+
+}  // namespace campfire::server

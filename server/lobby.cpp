@@ -1,0 +1,127 @@
+#include "server/lobby.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+#include "protocol/protocol.hpp"
+
+namespace campfire::server {
+
+Lobby::Lobby(boost::asio::io_context& ioc, const Config& config)
+    : ioc_(ioc), config_(config), code_rng_(std::random_device{}()) {
+  json games = json::array();
+  for (const Game* g : Registry::builtin().games()) games.push_back(g->info().to_json());
+  games_json_ = games.dump();
+}
+
+Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
+  auto game_id = protocol::string_field(req, "game", 64);
+  if (!game_id) return game_id.error();
+  const Game* game = Registry::builtin().find(*game_id);
+  if (game == nullptr) return make_error("unknown_game", "no game called '" + *game_id + "'");
+  auto seats = protocol::int_field(req, "seats", 0, 64);
+  if (!seats) return seats.error();
+  auto listed = protocol::optional_bool(req, "private", false);
+  if (!listed) return listed.error();
+  const json options = req.value("options", json::object());
+
+  std::uint64_t seed = code_rng_.next();
+  json deck_order = nullptr;
+  if (req.contains("seed") || req.contains("deckOrder")) {
+    if (!config_.test_mode) {
+      return make_error("test_mode_only",
+                        "seed and deckOrder are accepted only by a server in test mode");
+    }
+    if (req.contains("seed")) {
+      auto s = Match::parse_seed(req["seed"]);
+      if (!s) return make_error("bad_request", "\"seed\" must be a non-negative integer");
+      seed = *s;
+    }
+    if (req.contains("deckOrder")) deck_order = req["deckOrder"];
+  }
+  auto match = Match::create(*game, static_cast<int>(*seats), options, seed, deck_order);
+  if (!match) return match.error();
+
+  std::lock_guard lock(mutex_);
+  if (rooms_.size() >= static_cast<std::size_t>(config_.max_rooms)) {
+    return make_error("too_many_rooms", "the server has as many rooms as it may hold");
+  }
+  std::string code;
+  do {
+    code.clear();
+    for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
+      code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
+    }
+  } while (rooms_.count(code));
+  auto room = std::make_shared<Room>(ioc_, config_, code, std::move(*match), !*listed);
+  rooms_.emplace(code, room);
+  spdlog::info("room {} created: {} for {} seats{}", code, *game_id, *seats,
+               *listed ? " (private)" : "");
+  return room;
+}
+
+std::shared_ptr<Room> Lobby::find(const std::string& code) const {
+  auto normal = protocol::normalize_room_code(code);
+  if (!normal) return nullptr;
+  std::lock_guard lock(mutex_);
+  auto it = rooms_.find(*normal);
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+json Lobby::list_rooms() const {
+  std::vector<std::shared_ptr<Room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [code, room] : rooms_) rooms.push_back(room);
+  }
+  json list = json::array();
+  for (const auto& room : rooms) {
+    const RoomSummary s = room->summary();
+    if (!s.listed || s.status == RoomStatus::kOver) continue;
+    list.push_back({{"room", s.code},
+                    {"game", s.game},
+                    {"seats", s.seats},
+                    {"taken", s.taken},
+                    {"status", status_name(s.status)},
+                    {"spectators", s.spectators},
+                    {"options", s.options}});
+  }
+  return list;
+}
+
+std::size_t Lobby::size() const {
+  std::lock_guard lock(mutex_);
+  return rooms_.size();
+}
+
+void Lobby::sweep() {
+  const auto now = std::chrono::steady_clock::now();
+  const auto ttl = std::chrono::seconds(config_.finished_room_ttl_s);
+  std::vector<std::shared_ptr<Room>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = rooms_.begin(); it != rooms_.end();) {
+      const RoomSummary s = it->second->summary();
+      const bool idle = now - s.last_activity > ttl;
+      const bool abandoned = s.status == RoomStatus::kWaiting && s.taken == 0;
+      if (idle && (s.status == RoomStatus::kOver || abandoned)) {
+        dropped.push_back(it->second);
+        it = rooms_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& room : dropped) {
+    spdlog::info("room {} closed (finished or abandoned)", room->code());
+    room->shutdown();
+  }
+}
+
+void Lobby::shutdown() {
+  std::lock_guard lock(mutex_);
+  for (auto& [code, room] : rooms_) room->shutdown();
+}
+
+}  // namespace campfire::server

@@ -1,0 +1,41 @@
+// The lobby: every room by code, room creation with its limits, and the public room list.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "engine/core/registry.hpp"
+#include "server/config.hpp"
+#include "server/room.hpp"
+
+namespace campfire::server {
+
+class Lobby {
+ public:
+  Lobby(boost::asio::io_context& ioc, const Config& config);
+
+  // Validates everything about a create_room request and makes the room.
+  Expected<std::shared_ptr<Room>> create(const json& request);
+  std::shared_ptr<Room> find(const std::string& code) const;
+  json list_rooms() const;
+  const std::string& games_json() const { return games_json_; }
+  std::size_t size() const;
+  // Drops finished rooms and rooms nobody has touched for a while.
+  void sweep();
+  void shutdown();
+
+ private:
+  boost::asio::io_context& ioc_;
+  const Config& config_;
+  std::string games_json_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
+  Rng code_rng_;
+};
+
+}  // namespace campfire::server

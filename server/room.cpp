@@ -1,0 +1,576 @@
+#include "server/room.hpp"
+
+#include <openssl/evp.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include "protocol/protocol.hpp"
+
+namespace campfire::server {
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+const char* status_name(RoomStatus s) {
+  switch (s) {
+    case RoomStatus::kWaiting:
+      return "waiting";
+    case RoomStatus::kPlaying:
+      return "playing";
+    case RoomStatus::kOver:
+      return "over";
+  }
+  return "";
+}
+
+std::string new_token() {
+  std::random_device rd;  // the operating system's entropy source
+  std::string out;
+  char buf[9];
+  for (int i = 0; i < 4; ++i) {
+    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+    out += buf;
+  }
+  return out;
+}
+
+std::string hash_token(const std::string& token) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(token.data(), token.size(), digest, &length, EVP_sha256(), nullptr);
+  std::string hex;
+  char buf[3];
+  for (unsigned int i = 0; i < length; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", digest[i]);
+    hex += buf;
+  }
+  return hex;
+}
+
+Room::Room(asio::io_context& ioc, const Config& config, std::string code, Match match,
+           bool listed)
+    : ioc_(ioc),
+      strand_(asio::make_strand(ioc)),
+      config_(config),
+      code_(std::move(code)),
+      listed_(listed),
+      match_(std::move(match)),
+      seats_(static_cast<std::size_t>(match_.seats())),
+      window_timer_(strand_),
+      bot_timer_(strand_),
+      bot_rng_(match_.seed() ^ 0xB07B07ull) {
+  update_summary();
+}
+
+template <class F>
+void Room::on_strand(F&& f) {
+  asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
+    if (!self->closed_) f();
+  });
+}
+
+RoomSummary Room::summary() const {
+  std::lock_guard lock(summary_mutex_);
+  return summary_;
+}
+
+void Room::update_summary() {
+  std::lock_guard lock(summary_mutex_);
+  summary_.code = code_;
+  summary_.game = match_.game().info().id;
+  summary_.seats = match_.seats();
+  summary_.taken = static_cast<int>(
+      std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; }));
+  summary_.spectators = static_cast<int>(spectators_.size());
+  summary_.listed = listed_;
+  summary_.status = status_;
+  summary_.options = match_.options().to_json();
+  summary_.last_activity = std::chrono::steady_clock::now();
+}
+
+std::optional<int> Room::seat_of(const Client* c) const {
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    if (seats_[s].taken && !seats_[s].bot) {
+      auto held = seats_[s].client.lock();
+      if (held.get() == c) return static_cast<int>(s);
+    }
+  }
+  return std::nullopt;
+}
+
+bool Room::is_spectator(const Client* c) const {
+  return std::any_of(spectators_.begin(), spectators_.end(),
+                     [&](const std::weak_ptr<Client>& w) { return w.lock().get() == c; });
+}
+
+void Room::reply(Client& c, const json& id, json body) const {
+  if (!id.is_null()) body["id"] = id;
+  c.send(make_frame(dump(body)));
+}
+
+void Room::fail(Client& c, const json& id, const std::string& code,
+                const std::string& message) const {
+  c.send(make_frame(protocol::error_frame(id, code, message)));
+}
+
+std::string Room::render(const std::string& text) const {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, 6, "{seat:") == 0) {
+      const auto end = text.find('}', i);
+      if (end != std::string::npos) {
+        const int s = std::atoi(text.c_str() + i + 6);
+        if (s >= 0 && s < static_cast<int>(seats_.size())) {
+          out += seats_[static_cast<std::size_t>(s)].taken
+                     ? seats_[static_cast<std::size_t>(s)].name
+                     : "seat " + std::to_string(s);
+          i = end + 1;
+          continue;
+        }
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+json Room::render_event(const json& body) const {
+  json e = body;
+  if (e.contains("text") && e["text"].is_string()) e["text"] = render(e["text"].get<std::string>());
+  return e;
+}
+
+json Room::players() const {
+  json list = json::array();
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    const SeatInfo& info = seats_[s];
+    if (!info.taken) {
+      list.push_back(nullptr);
+      continue;
+    }
+    list.push_back({{"seat", s},
+                    {"name", info.name},
+                    {"connected", info.bot != nullptr || !info.client.expired()},
+                    {"bot", info.bot != nullptr}});
+  }
+  return list;
+}
+
+json Room::window_json() const {
+  if (status_ != RoomStatus::kPlaying) return nullptr;
+  const auto w = match_.state().window();
+  if (!w || !armed_window_ || *armed_window_ != w->id) return nullptr;
+  json seats = json::array();
+  w->seats.for_each([&](Seat s) { seats.push_back(s); });
+  const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             window_ends_at_ - std::chrono::steady_clock::now())
+                             .count();
+  return {{"id", w->id},
+          {"name", w->name},
+          {"seats", std::move(seats)},
+          {"endsAt", window_ends_at_ms_},
+          {"remainingMs", std::max<long long>(0, remaining)}};
+}
+
+std::string Room::state_frame(int seat) const {
+  const State& st = match_.state();
+  json msg = {{"type", "state"},
+              {"room", code_},
+              {"version", version_},
+              {"game", match_.game().info().id},
+              {"status", status_name(status_)},
+              {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+              {"players", players()},
+              {"options", match_.options().to_json()}};
+  json legal = json::array();
+  json labels = json::array();
+  json to_act = json::array();
+  if (status_ == RoomStatus::kWaiting) {
+    msg["view"] = nullptr;
+  } else {
+    msg["view"] = st.view(seat >= 0 ? seat : kSpectator);
+    st.to_act().for_each([&](Seat s) { to_act.push_back(s); });
+    if (seat >= 0) {
+      for (const Action& a : st.legal_actions(seat)) {
+        legal.push_back(match_.game().action_to_json(a));
+        labels.push_back(render(st.describe(seat, a)));
+      }
+    }
+  }
+  msg["toAct"] = std::move(to_act);
+  msg["legal"] = std::move(legal);
+  msg["labels"] = std::move(labels);
+  msg["window"] = window_json();
+  if (status_ == RoomStatus::kOver) msg["result"] = st.result().to_json();
+  return dump(msg);
+}
+
+void Room::changed(const std::vector<Event>* events) {
+  ++version_;
+  arm_window();
+  // Every seat gets its own events and view; spectators share one public copy of each.
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    auto c = seats_[s].client.lock();
+    if (!c || seats_[s].bot) continue;
+    if (events != nullptr) {
+      for (const Event& e : *events) {
+        if (!e.to.includes(static_cast<Seat>(s))) continue;
+        c->send(make_frame(dump({{"type", "event"},
+                                 {"room", code_},
+                                 {"version", version_},
+                                 {"event", render_event(e.body)}})));
+      }
+    }
+    c->send(make_frame(state_frame(static_cast<int>(s))));
+  }
+  if (!spectators_.empty()) {
+    std::vector<Frame> public_events;
+    if (events != nullptr) {
+      for (const Event& e : *events) {
+        if (!e.to.everyone) continue;
+        public_events.push_back(make_frame(dump({{"type", "event"},
+                                                 {"room", code_},
+                                                 {"version", version_},
+                                                 {"event", render_event(e.body)}})));
+      }
+    }
+    const Frame state = make_frame(state_frame(-1));
+    for (const auto& w : spectators_) {
+      if (auto c = w.lock()) {
+        for (const Frame& f : public_events) c->send(f);
+        c->send(state);
+      }
+    }
+  }
+  if (status_ == RoomStatus::kPlaying && match_.state().over()) {
+    status_ = RoomStatus::kOver;
+    const Frame over = make_frame(dump({{"type", "game_over"},
+                                        {"room", code_},
+                                        {"result", match_.state().result().to_json()}}));
+    for (const auto& s : seats_) {
+      if (auto c = s.client.lock(); c && !s.bot) c->send(over);
+    }
+    for (const auto& w : spectators_) {
+      if (auto c = w.lock()) c->send(over);
+    }
+    spdlog::info("room {} game over after {} actions", code_, match_.log().size());
+  }
+  schedule_bots();
+  update_summary();
+}
+
+void Room::arm_window() {
+  if (status_ != RoomStatus::kPlaying) {
+    window_timer_.cancel();
+    armed_window_.reset();
+    return;
+  }
+  const auto w = match_.state().window();
+  if (!w) {
+    if (armed_window_) window_timer_.cancel();
+    armed_window_.reset();
+    return;
+  }
+  if (armed_window_ && *armed_window_ == w->id) return;
+  armed_window_ = w->id;
+  window_ends_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(w->millis);
+  window_ends_at_ms_ = now_ms() + w->millis;
+  window_timer_.expires_at(window_ends_at_);
+  const std::int32_t id = w->id;
+  window_timer_.async_wait([self = shared_from_this(), id](boost::system::error_code ec) {
+    if (ec || self->closed_) return;
+    const auto open = self->match_.state().window();
+    if (!open || open->id != id) return;
+    self->apply(kSystem, Action::timeout(id));
+  });
+}
+
+void Room::apply(int seat, const Action& a) {
+  Events events;
+  if (auto err = match_.apply(seat, a, events)) {
+    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
+                 match_.game().action_to_json(a).dump(), seat, err->message);
+    return;
+  }
+  changed(&events.list());
+}
+
+void Room::schedule_bots() {
+  if (status_ != RoomStatus::kPlaying || bots_pending_) return;
+  const SeatSet acting = match_.state().to_act();
+  bool any = false;
+  acting.for_each([&](Seat s) { any |= seats_[static_cast<std::size_t>(s)].bot != nullptr; });
+  if (!any) return;
+  bots_pending_ = true;
+  bot_timer_.expires_after(std::chrono::milliseconds(config_.bot_delay_ms));
+  bot_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    self->bots_pending_ = false;
+    if (ec || self->closed_) return;
+    self->run_bots();
+  });
+}
+
+void Room::run_bots() {
+  if (status_ != RoomStatus::kPlaying) return;
+  const SeatSet acting = match_.state().to_act();
+  std::optional<Seat> chosen;
+  acting.for_each([&](Seat s) {
+    if (!chosen && seats_[static_cast<std::size_t>(s)].bot) chosen = s;
+  });
+  if (!chosen) return;
+  const State& st = match_.state();
+  const auto legal = st.legal_actions(*chosen);
+  json legal_json = json::array();
+  for (const Action& a : legal) legal_json.push_back(match_.game().action_to_json(a));
+  const std::size_t pick =
+      seats_[static_cast<std::size_t>(*chosen)].bot->choose(st.view(*chosen), legal_json, bot_rng_);
+  apply(*chosen, legal[pick < legal.size() ? pick : 0]);
+}
+
+void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string name,
+                     const json& id) {
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  const std::string token = new_token();
+  info.taken = true;
+  info.name = std::move(name);
+  info.token_hash = hash_token(token);
+  info.client = c;
+  json body = {{"type", "joined"}, {"room", code_}, {"seat", seat}, {"token", token}};
+  reply(*c, id, std::move(body));
+  spdlog::info("room {}: seat {} taken by '{}'", code_, seat, info.name);
+  changed(nullptr);
+}
+
+void Room::forget(const Client* c) {
+  for (auto& s : seats_) {
+    if (!s.bot && s.client.lock().get() == c) s.client.reset();
+  }
+  std::erase_if(spectators_, [&](const std::weak_ptr<Client>& w) {
+    auto p = w.lock();
+    return !p || p.get() == c;
+  });
+}
+
+void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat) {
+  on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id), seat]() mutable {
+    if (auto held = seat_of(c.get())) {
+      return fail(*c, id, "room_full", "you already hold seat " + std::to_string(*held));
+    }
+    if (status_ != RoomStatus::kWaiting) {
+      return fail(*c, id, "already_started", "the game has started; ask for a rejoin link");
+    }
+    std::optional<int> free;
+    if (seat) {
+      if (*seat < 0 || *seat >= match_.seats()) {
+        return fail(*c, id, "room_full", "this room has seats 0 to " +
+                                             std::to_string(match_.seats() - 1));
+      }
+      if (!seats_[static_cast<std::size_t>(*seat)].taken) free = *seat;
+    } else {
+      for (int s = 0; s < match_.seats() && !free; ++s) {
+        if (!seats_[static_cast<std::size_t>(s)].taken) free = s;
+      }
+    }
+    if (!free) return fail(*c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    forget(c.get());
+    take_seat(c, *free, std::move(name), id);
+  });
+}
+
+void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::string token) {
+  on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id),
+             token = std::move(token)]() mutable {
+    const std::string hash = hash_token(token);
+    for (std::size_t s = 0; s < seats_.size(); ++s) {
+      SeatInfo& info = seats_[s];
+      if (!info.taken || info.bot || info.token_hash != hash) continue;
+      auto previous = info.client.lock();
+      if (previous && previous != c) previous->evicted(code_);
+      forget(c.get());
+      info.client = c;
+      if (!name.empty()) info.name = std::move(name);
+      reply(*c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
+      spdlog::info("room {}: seat {} resumed by '{}'", code_, s, info.name);
+      changed(nullptr);
+      return;
+    }
+    fail(*c, id, "bad_token", "that token does not belong to a seat of room " + code_);
+  });
+}
+
+void Room::spectate(std::shared_ptr<Client> c, json id) {
+  on_strand([this, c = std::move(c), id = std::move(id)] {
+    forget(c.get());
+    spectators_.push_back(c);
+    reply(*c, id, {{"type", "spectating"}, {"room", code_}});
+    c->send(make_frame(state_frame(-1)));
+    update_summary();
+  });
+}
+
+void Room::leave(std::shared_ptr<Client> c, json id, bool send_reply) {
+  on_strand([this, c = std::move(c), id = std::move(id), send_reply] {
+    const auto seat = seat_of(c.get());
+    const bool spectator = is_spectator(c.get());
+    if (!seat && !spectator) {
+      if (send_reply) fail(*c, id, "not_in_room", "you are not in room " + code_);
+      return;
+    }
+    forget(c.get());
+    if (seat && status_ == RoomStatus::kWaiting) {
+      seats_[static_cast<std::size_t>(*seat)] = SeatInfo{};
+    }
+    if (send_reply) reply(*c, id, {{"type", "left"}, {"room", code_}});
+    if (seat) {
+      changed(nullptr);
+    } else {
+      update_summary();
+    }
+  });
+}
+
+void Room::disconnected(std::shared_ptr<Client> c) {
+  on_strand([this, c = std::move(c)] {
+    const auto seat = seat_of(c.get());
+    forget(c.get());
+    if (seat && status_ == RoomStatus::kWaiting) {
+      // A player who drops before the start gives the seat back.
+      seats_[static_cast<std::size_t>(*seat)] = SeatInfo{};
+    }
+    if (seat) {
+      spdlog::info("room {}: seat {} disconnected", code_, *seat);
+      changed(nullptr);
+    } else {
+      update_summary();
+    }
+  });
+}
+
+void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
+                   std::string strategy) {
+  on_strand([this, c = std::move(c), id = std::move(id), seat, strategy = std::move(strategy)] {
+    if (!seat_of(c.get())) return fail(*c, id, "not_seated", "only seated players may add bots");
+    if (status_ != RoomStatus::kWaiting) {
+      return fail(*c, id, "already_started", "the game has started");
+    }
+    auto bot = bot::make_strategy(strategy);
+    if (!bot) return fail(*c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
+    std::optional<int> free;
+    for (int s = 0; s < match_.seats() && !free; ++s) {
+      if ((!seat || *seat == s) && !seats_[static_cast<std::size_t>(s)].taken) free = s;
+    }
+    if (!free) return fail(*c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    SeatInfo& info = seats_[static_cast<std::size_t>(*free)];
+    info.taken = true;
+    info.name = "Bot " + std::to_string(*free + 1);
+    info.bot = std::move(bot);
+    reply(*c, id, {{"type", "ok"}});
+    changed(nullptr);
+  });
+}
+
+void Room::start(std::shared_ptr<Client> c, json id) {
+  on_strand([this, c = std::move(c), id = std::move(id)] {
+    if (!seat_of(c.get())) return fail(*c, id, "not_seated", "only seated players may start");
+    if (status_ != RoomStatus::kWaiting) {
+      return fail(*c, id, "already_started", "the game has already started");
+    }
+    const bool full =
+        std::all_of(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; });
+    if (!full) return fail(*c, id, "not_ready", "every seat needs a player or a bot first");
+    status_ = RoomStatus::kPlaying;
+    reply(*c, id, {{"type", "ok"}});
+    spdlog::info("room {}: {} started with {} seats", code_, match_.game().info().id,
+                 match_.seats());
+    changed(nullptr);
+  });
+}
+
+void Room::action(std::shared_ptr<Client> c, json id, json action,
+                  std::optional<long long> version) {
+  on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version] {
+    const auto seat = seat_of(c.get());
+    if (!seat) return fail(*c, id, "not_seated", "spectators cannot act");
+    if (status_ == RoomStatus::kWaiting) {
+      return fail(*c, id, "not_your_turn", "the game has not started yet");
+    }
+    if (status_ == RoomStatus::kOver) return fail(*c, id, "game_over", "the game is over");
+    if (version && *version != version_) {
+      return fail(*c, id, "stale",
+                  "the room moved on to version " + std::to_string(version_) + "; look again");
+    }
+    auto a = match_.game().action_from_json(action);
+    if (!a) return fail(*c, id, a.error().code, a.error().message);
+    if (a->is_timeout()) return fail(*c, id, "not_allowed", "only the server closes windows");
+    Events events;
+    if (auto err = match_.apply(*seat, *a, events)) return fail(*c, id, err->code, err->message);
+    reply(*c, id, {{"type", "ok"}, {"version", version_ + 1}});
+    changed(&events.list());
+  });
+}
+
+void Room::chat(std::shared_ptr<Client> c, json id, std::string text) {
+  on_strand([this, c = std::move(c), id = std::move(id), text = std::move(text)] {
+    const auto seat = seat_of(c.get());
+    if (!seat && !is_spectator(c.get())) {
+      return fail(*c, id, "not_in_room", "you are not in room " + code_);
+    }
+    std::string name = seat ? seats_[static_cast<std::size_t>(*seat)].name : "spectator";
+    const Frame f = make_frame(dump({{"type", "chat"},
+                                     {"room", code_},
+                                     {"seat", seat ? json(*seat) : json(nullptr)},
+                                     {"name", name},
+                                     {"text", text}}));
+    for (const auto& s : seats_) {
+      if (auto p = s.client.lock(); p && !s.bot) p->send(f);
+    }
+    for (const auto& w : spectators_) {
+      if (auto p = w.lock()) p->send(f);
+    }
+    if (!id.is_null()) reply(*c, id, {{"type", "ok"}});
+  });
+}
+
+void Room::sync(std::shared_ptr<Client> c, json id) {
+  on_strand([this, c = std::move(c), id = std::move(id)] {
+    const auto seat = seat_of(c.get());
+    if (!seat && !is_spectator(c.get())) {
+      return fail(*c, id, "not_in_room", "you are not in room " + code_);
+    }
+    if (!id.is_null()) reply(*c, id, {{"type", "ok"}});
+    c->send(make_frame(state_frame(seat ? *seat : -1)));
+  });
+}
+
+void Room::rename(std::shared_ptr<Client> c, std::string name) {
+  on_strand([this, c = std::move(c), name = std::move(name)]() mutable {
+    if (auto seat = seat_of(c.get())) {
+      seats_[static_cast<std::size_t>(*seat)].name = std::move(name);
+      changed(nullptr);
+    }
+  });
+}
+
+void Room::shutdown() {
+  asio::post(strand_, [self = shared_from_this()] {
+    self->closed_ = true;
+    self->window_timer_.cancel();
+    self->bot_timer_.cancel();
+  });
+}
+
+}  // namespace campfire::server

@@ -1,0 +1,85 @@
+#include "server/server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <filesystem>
+
+#include "server/listener.hpp"
+
+namespace campfire::server {
+
+Server::Server(Config config)
+    : config_(std::move(config)),
+      ioc_(config_.threads),
+      ctx_(std::make_unique<ServerContext>(ioc_, config_)),
+      sweeper_(ioc_) {}
+
+Server::~Server() { stop(); }
+
+std::uint16_t Server::start() {
+  const auto address = boost::asio::ip::make_address(config_.bind);
+  listener_ = std::make_shared<Listener>(*ctx_, boost::asio::ip::tcp::endpoint(address, config_.port));
+  listener_->run();
+  sweep_later();
+  for (int i = 0; i < config_.threads; ++i) {
+    threads_.emplace_back([this] { ioc_.run(); });
+  }
+  spdlog::info("listening on {}:{} with {} threads{}", config_.bind, listener_->port(),
+               config_.threads, config_.test_mode ? " (test mode)" : "");
+  return listener_->port();
+}
+
+void Server::sweep_later() {
+  sweeper_.expires_after(std::chrono::seconds(30));
+  sweeper_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    ctx_->lobby.sweep();
+    sweep_later();
+  });
+}
+
+void Server::run_until_signal() {
+  boost::asio::io_context signals_ioc;
+  boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
+  signals.async_wait([](boost::system::error_code, int signal) {
+    spdlog::info("signal {}: shutting down", signal);
+  });
+  signals_ioc.run();
+  stop();
+}
+
+void Server::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  ctx_->draining = true;
+  if (listener_) listener_->stop();
+  sweeper_.cancel();
+  ctx_->close_all();
+  ctx_->lobby.shutdown();
+  // Give close handshakes and queued writes a moment, then stop the threads.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (ctx_->connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ioc_.stop();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  spdlog::info("stopped");
+}
+
+std::string default_web_root(const char* argv0) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::canonical(fs::path("/proc/self/exe"), ec);
+  const fs::path base = ec ? fs::path(argv0).parent_path() : exe.parent_path();
+  for (const fs::path& candidate :
+       {base / "web", base / "../share/campfire/web", fs::path(CAMPFIRE_SOURCE_DIR) / "clients/web",
+        fs::path("clients/web")}) {
+    if (fs::exists(candidate / "index.html", ec)) return fs::weakly_canonical(candidate).string();
+  }
+  return "clients/web";
+}
+
+}  // namespace campfire::server

@@ -1,0 +1,312 @@
+#include "server/websocket_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+
+#include "engine/core/match.hpp"
+
+namespace campfire::server {
+
+namespace {
+constexpr int kViolationsBeforeClose = 50;
+const char* kServerName = "campfire 0.1.0";
+}  // namespace
+
+WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
+                                   std::unique_ptr<ServerContext::Ticket> ticket)
+    : ws_(std::move(socket)),
+      ctx_(ctx),
+      ticket_(std::move(ticket)),
+      tokens_(ctx.config.message_burst),
+      refilled_(std::chrono::steady_clock::now()) {}
+
+WebSocketSession::~WebSocketSession() { ctx_.untrack(this); }
+
+void WebSocketSession::run(http::request<http::string_body> upgrade) {
+  // Idle and handshake timeouts with keep-alive pings: half-open connections are noticed.
+  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, kServerName); }));
+  ws_.read_message_max(ctx_.config.max_frame_bytes);
+  ws_.auto_fragment(false);
+  std::weak_ptr<WebSocketSession> weak = shared_from_this();
+  ctx_.track(shared_from_this(), [weak] {
+    if (auto self = weak.lock()) self->go_away();
+  });
+  ws_.async_accept(upgrade, beast::bind_front_handler(&WebSocketSession::on_accept,
+                                                      shared_from_this()));
+}
+
+void WebSocketSession::on_accept(beast::error_code ec) {
+  if (ec) return fail(ec, "accept");
+  do_read();
+}
+
+void WebSocketSession::do_read() {
+  ws_.async_read(buffer_,
+                 beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+}
+
+void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
+  if (ec) {
+    if (ec == websocket::error::message_too_big) {
+      spdlog::warn("{}: frame over {} bytes, closing", ticket_->address(),
+                   ctx_.config.max_frame_bytes);
+    }
+    closed_ = true;
+    if (!room_code_.empty()) {
+      if (auto room = ctx_.lobby.find(room_code_)) room->disconnected(shared_from_this());
+    }
+    return fail(ec, "read");
+  }
+  if (!ws_.got_text()) {
+    error(nullptr, "bad_json", "frames must be text frames holding JSON");
+  } else {
+    const auto data = buffer_.cdata();
+    handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+  }
+  buffer_.consume(buffer_.size());
+  // Keep idle connections small: give back a buffer grown by one large message.
+  if (buffer_.capacity() > 8192) buffer_.shrink_to_fit();
+  if (!closed_) do_read();
+}
+
+bool WebSocketSession::allow_message() {
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - refilled_).count();
+  refilled_ = now;
+  tokens_ = std::min(ctx_.config.message_burst,
+                     tokens_ + elapsed * ctx_.config.messages_per_second);
+  if (tokens_ >= 1.0) {
+    tokens_ -= 1.0;
+    return true;
+  }
+  return false;
+}
+
+void WebSocketSession::handle(std::string_view text) {
+  if (!allow_message()) {
+    if (++violations_ >= kViolationsBeforeClose) return drop("flooding");
+    json id;
+    protocol::decode(text, &id);
+    return error(id, "rate_limited", "too many messages; slow down");
+  }
+  json id;
+  auto r = protocol::decode(text, &id);
+  if (!r) return error(id, r.error().code, r.error().message);
+  try {
+    dispatch(*r);
+  } catch (const std::exception& e) {
+    spdlog::error("{}: {} failed: {}", ticket_->address(), r->type, e.what());
+    error(r->id, "internal", "the server failed on this request");
+  }
+}
+
+void WebSocketSession::send_json(const json& body) {
+  queue(make_frame(body.dump(-1, ' ', false, json::error_handler_t::replace)));
+}
+
+void WebSocketSession::error(const json& id, const std::string& code, const std::string& message) {
+  queue(make_frame(protocol::error_frame(id, code, message)));
+}
+
+std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) {
+  auto code = protocol::string_field(r.body, "room", 16);
+  if (!code) {
+    error(r.id, code.error().code, code.error().message);
+    return nullptr;
+  }
+  auto normal = protocol::normalize_room_code(*code);
+  if (!normal || *normal != room_code_) {
+    error(r.id, "not_in_room", "you are not in room " + *code);
+    return nullptr;
+  }
+  auto room = ctx_.lobby.find(room_code_);
+  if (!room) error(r.id, "no_such_room", "room " + *code + " no longer exists");
+  return room;
+}
+
+void WebSocketSession::enter(const std::shared_ptr<Room>& room) {
+  if (!room_code_.empty() && room_code_ != room->code()) {
+    if (auto old = ctx_.lobby.find(room_code_)) old->leave(shared_from_this(), nullptr, false);
+  }
+  room_code_ = room->code();
+}
+
+void WebSocketSession::dispatch(protocol::Request& r) {
+  const std::string& type = r.type;
+  const json& b = r.body;
+  if (type == "hello") {
+    auto version = protocol::int_field(b, "protocol", 0, 1000000);
+    if (!version) return error(r.id, version.error().code, version.error().message);
+    if (*version != protocol::kVersion) {
+      return error(r.id, "bad_protocol", "this server speaks protocol version 1");
+    }
+    auto raw = protocol::string_field(b, "name", 256);
+    if (!raw) return error(r.id, raw.error().code, raw.error().message);
+    auto name = protocol::clean_name(*raw);
+    if (!name) return error(r.id, name.error().code, name.error().message);
+    const bool renamed = !name_.empty() && name_ != *name;
+    name_ = *name;
+    json w = protocol::reply("welcome", r.id);
+    w["protocol"] = protocol::kVersion;
+    w["server"] = kServerName;
+    w["name"] = name_;
+    send_json(w);
+    if (renamed && !room_code_.empty()) {
+      if (auto room = ctx_.lobby.find(room_code_)) room->rename(shared_from_this(), name_);
+    }
+    return;
+  }
+  if (type == "ping") return send_json(protocol::reply("pong", r.id));
+  if (name_.empty()) return error(r.id, "hello_first", "send hello first");
+
+  if (type == "list_games") {
+    json g = protocol::reply("games", r.id);
+    g["games"] = json::parse(ctx_.lobby.games_json());
+    return send_json(g);
+  }
+  if (type == "list_rooms") {
+    json l = protocol::reply("rooms", r.id);
+    l["rooms"] = ctx_.lobby.list_rooms();
+    return send_json(l);
+  }
+  if (type == "create_room") {
+    auto join = protocol::optional_bool(b, "join", true);
+    if (!join) return error(r.id, join.error().code, join.error().message);
+    auto room = ctx_.lobby.create(b);
+    if (!room) return error(r.id, room.error().code, room.error().message);
+    if (!*join) {
+      json c = protocol::reply("created", r.id);
+      c["room"] = (*room)->code();
+      return send_json(c);
+    }
+    enter(*room);
+    (*room)->join(shared_from_this(), name_, r.id, 0);
+    return;
+  }
+  if (type == "join" || type == "rejoin" || type == "spectate") {
+    auto code = protocol::string_field(b, "room", 16);
+    if (!code) return error(r.id, code.error().code, code.error().message);
+    auto room = ctx_.lobby.find(*code);
+    if (!room) return error(r.id, "no_such_room", "there is no room " + *code);
+    if (type == "join") {
+      auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
+      if (!seat) return error(r.id, seat.error().code, seat.error().message);
+      std::optional<int> want;
+      if (*seat) want = static_cast<int>(**seat);
+      enter(room);
+      return room->join(shared_from_this(), name_, r.id, want);
+    }
+    if (type == "rejoin") {
+      auto token = protocol::string_field(b, "token", 128);
+      if (!token) return error(r.id, token.error().code, token.error().message);
+      enter(room);
+      return room->rejoin(shared_from_this(), name_, r.id, *token);
+    }
+    enter(room);
+    return room->spectate(shared_from_this(), r.id);
+  }
+  if (type == "leave" || type == "add_bot" || type == "start" || type == "action" ||
+      type == "chat" || type == "sync") {
+    auto room = member_room(r);
+    if (!room) return;
+    if (type == "leave") {
+      room_code_.clear();
+      return room->leave(shared_from_this(), r.id, true);
+    }
+    if (type == "start") return room->start(shared_from_this(), r.id);
+    if (type == "sync") return room->sync(shared_from_this(), r.id);
+    if (type == "add_bot") {
+      auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
+      if (!seat) return error(r.id, seat.error().code, seat.error().message);
+      std::optional<int> want;
+      if (*seat) want = static_cast<int>(**seat);
+      const std::string strategy = protocol::optional_string(b, "strategy").value_or("random");
+      return room->add_bot(shared_from_this(), r.id, want, strategy);
+    }
+    if (type == "chat") {
+      auto raw = protocol::string_field(b, "text", 4 * protocol::kMaxChatLength);
+      if (!raw) return error(r.id, raw.error().code, raw.error().message);
+      auto text = protocol::clean_chat(*raw);
+      if (!text) return error(r.id, text.error().code, text.error().message);
+      return room->chat(shared_from_this(), r.id, *text);
+    }
+    auto action = b.find("action");
+    if (action == b.end() || !action->is_object()) {
+      return error(r.id, "bad_request", "an action request needs an \"action\" object");
+    }
+    auto version = protocol::optional_int(b, "version", 0, 1ll << 53);
+    if (!version) return error(r.id, version.error().code, version.error().message);
+    return room->action(shared_from_this(), r.id, *action, *version);
+  }
+  error(r.id, "bad_request", "unknown message type '" + type + "'");
+}
+
+void WebSocketSession::send(Frame frame) {
+  boost::asio::post(ws_.get_executor(),
+                    [self = shared_from_this(), frame = std::move(frame)]() mutable {
+                      self->queue(std::move(frame));
+                    });
+}
+
+void WebSocketSession::evicted(const std::string& room) {
+  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), room] {
+    if (self->room_code_ == room) self->room_code_.clear();
+    self->error(nullptr, "replaced", "your seat in room " + room + " was resumed elsewhere");
+  });
+}
+
+void WebSocketSession::go_away() {
+  boost::asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (self->closed_) return;
+    self->closed_ = true;
+    self->ws_.async_close(websocket::close_reason(websocket::close_code::going_away,
+                                                  "server shutting down"),
+                          [self](beast::error_code) {});
+  });
+}
+
+void WebSocketSession::queue(Frame frame) {
+  if (closed_) return;
+  if (queue_.size() >= ctx_.config.max_queued_frames) return drop("slow reader");
+  queue_.push_back(std::move(frame));
+  if (!writing_) do_write();
+}
+
+void WebSocketSession::do_write() {
+  writing_ = true;
+  ws_.text(true);
+  ws_.async_write(boost::asio::buffer(*queue_.front()),
+                  beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+}
+
+void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
+  writing_ = false;
+  if (ec) return fail(ec, "write");
+  queue_.pop_front();
+  if (!queue_.empty() && !closed_) do_write();
+}
+
+void WebSocketSession::drop(const char* why) {
+  if (closed_) return;
+  spdlog::warn("{}: dropping connection ({})", ticket_->address(), why);
+  closed_ = true;
+  queue_.clear();
+  // Closing the socket ends the pending read, which tells the room; the seat stays.
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+  beast::get_lowest_layer(ws_).close();
+}
+
+void WebSocketSession::fail(beast::error_code ec, const char* what) {
+  if (ec == boost::asio::error::operation_aborted || ec == websocket::error::closed ||
+      ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset) {
+    return;
+  }
+  spdlog::debug("{}: {}: {}", ticket_->address(), what, ec.message());
+}
+
+}  // namespace campfire::server

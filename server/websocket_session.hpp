@@ -1,0 +1,72 @@
+// One WebSocket connection: reads requests, answers lobby requests itself, hands room requests
+// to the room, and writes what rooms send with one write in flight behind a bounded queue.
+#pragma once
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "protocol/protocol.hpp"
+#include "server/client.hpp"
+#include "server/context.hpp"
+
+namespace campfire::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = boost::asio::ip::tcp;
+
+class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
+                   std::unique_ptr<ServerContext::Ticket> ticket);
+  ~WebSocketSession() override;
+
+  void run(http::request<http::string_body> upgrade);
+  void send(Frame frame) override;
+  void evicted(const std::string& room) override;
+  // Closes the connection politely (server shutdown).
+  void go_away();
+
+ private:
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void queue(Frame frame);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void drop(const char* why);
+  void fail(beast::error_code ec, const char* what);
+
+  bool allow_message();
+  void handle(std::string_view text);
+  void dispatch(protocol::Request& r);
+  void send_json(const json& body);
+  void error(const json& id, const std::string& code, const std::string& message);
+  // The room named by a request, if this connection is in it.
+  std::shared_ptr<Room> member_room(const protocol::Request& r);
+  void enter(const std::shared_ptr<Room>& room);
+
+  websocket::stream<beast::tcp_stream> ws_;
+  ServerContext& ctx_;
+  std::unique_ptr<ServerContext::Ticket> ticket_;
+  beast::flat_buffer buffer_;
+  std::deque<Frame> queue_;
+  bool writing_ = false;
+  bool closed_ = false;
+
+  std::string name_;
+  std::string room_code_;
+
+  double tokens_;
+  std::chrono::steady_clock::time_point refilled_;
+  int violations_ = 0;
+};
+
+}  // namespace campfire::server
