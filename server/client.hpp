@@ -19,6 +19,8 @@ class Client {
   virtual ~Client() = default;
   // Queues a text frame; may be called from any thread.
   virtual void send(Frame frame) = 0;
+  // The room accepted this client as a seat or spectator (after join, rejoin or spectate).
+  virtual void entered(const std::string& room) = 0;
   // The room has moved this client out of `room` (e.g. its seat was taken over by a rejoin).
   virtual void evicted(const std::string& room) = 0;
 };

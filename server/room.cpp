@@ -349,6 +349,7 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
   info.name = std::move(name);
   info.token_hash = hash_token(token);
   info.client = c;
+  c->entered(code_);
   json body = {{"type", "joined"}, {"room", code_}, {"seat", seat}, {"token", token}};
   reply(*c, id, std::move(body));
   spdlog::info("room {}: seat {} taken by '{}'", code_, seat, info.name);
@@ -402,6 +403,7 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
       if (previous && previous != c) previous->evicted(code_);
       forget(c.get());
       info.client = c;
+      c->entered(code_);
       if (!name.empty()) info.name = std::move(name);
       reply(*c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
       spdlog::info("room {}: seat {} resumed by '{}'", code_, s, info.name);
@@ -416,6 +418,7 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
     forget(c.get());
     spectators_.push_back(c);
+    c->entered(code_);
     reply(*c, id, {{"type", "spectating"}, {"room", code_}});
     c->send(make_frame(state_frame(-1)));
     update_summary();
@@ -551,7 +554,7 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
     if (!seat && !is_spectator(c.get())) {
       return fail(*c, id, "not_in_room", "you are not in room " + code_);
     }
-    if (!id.is_null()) reply(*c, id, {{"type", "ok"}});
+    if (!id.is_null()) reply(*c, id, {{"type", "ok"}, {"version", version_}});
     c->send(make_frame(state_frame(seat ? *seat : -1)));
   });
 }

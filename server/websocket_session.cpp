@@ -56,9 +56,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
                    ctx_.config.max_frame_bytes);
     }
     closed_ = true;
-    if (!room_code_.empty()) {
-      if (auto room = ctx_.lobby.find(room_code_)) room->disconnected(shared_from_this());
-    }
+    tell_room_gone();
     return fail(ec, "read");
   }
   if (!ws_.got_text()) {
@@ -70,7 +68,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
   buffer_.consume(buffer_.size());
   // Keep idle connections small: give back a buffer grown by one large message.
   if (buffer_.capacity() > 8192) buffer_.shrink_to_fit();
-  if (!closed_) do_read();
+  if (!closed_ && !closing_) do_read();
 }
 
 bool WebSocketSession::allow_message() {
@@ -88,7 +86,7 @@ bool WebSocketSession::allow_message() {
 
 void WebSocketSession::handle(std::string_view text) {
   if (!allow_message()) {
-    if (++violations_ >= kViolationsBeforeClose) return drop("flooding");
+    if (++violations_ >= kViolationsBeforeClose) return close_after_flush("flooding");
     json id;
     protocol::decode(text, &id);
     return error(id, "rate_limited", "too many messages; slow down");
@@ -128,11 +126,16 @@ std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) 
   return room;
 }
 
-void WebSocketSession::enter(const std::shared_ptr<Room>& room) {
-  if (!room_code_.empty() && room_code_ != room->code()) {
-    if (auto old = ctx_.lobby.find(room_code_)) old->leave(shared_from_this(), nullptr, false);
-  }
-  room_code_ = room->code();
+void WebSocketSession::entered(const std::string& room) {
+  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), room] {
+    // A connection is in one room at a time: entering another leaves the first.
+    if (!self->room_code_.empty() && self->room_code_ != room) {
+      if (auto old = self->ctx_.lobby.find(self->room_code_)) {
+        old->leave(self, nullptr, false);
+      }
+    }
+    self->room_code_ = room;
+  });
 }
 
 void WebSocketSession::dispatch(protocol::Request& r) {
@@ -183,7 +186,6 @@ void WebSocketSession::dispatch(protocol::Request& r) {
       c["room"] = (*room)->code();
       return send_json(c);
     }
-    enter(*room);
     (*room)->join(shared_from_this(), name_, r.id, 0);
     return;
   }
@@ -197,16 +199,13 @@ void WebSocketSession::dispatch(protocol::Request& r) {
       if (!seat) return error(r.id, seat.error().code, seat.error().message);
       std::optional<int> want;
       if (*seat) want = static_cast<int>(**seat);
-      enter(room);
       return room->join(shared_from_this(), name_, r.id, want);
     }
     if (type == "rejoin") {
       auto token = protocol::string_field(b, "token", 128);
       if (!token) return error(r.id, token.error().code, token.error().message);
-      enter(room);
       return room->rejoin(shared_from_this(), name_, r.id, *token);
     }
-    enter(room);
     return room->spectate(shared_from_this(), r.id);
   }
   if (type == "leave" || type == "add_bot" || type == "start" || type == "action" ||
@@ -285,16 +284,41 @@ void WebSocketSession::do_write() {
 
 void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   writing_ = false;
+  if (!queue_.empty()) queue_.pop_front();
   if (ec) return fail(ec, "write");
-  queue_.pop_front();
-  if (!queue_.empty() && !closed_) do_write();
+  if (!queue_.empty() && !closed_) return do_write();
+  if (closing_ && !closed_) finish_closing();
+}
+
+void WebSocketSession::close_after_flush(const char* why) {
+  if (closing_ || closed_) return;
+  spdlog::warn("{}: closing connection ({})", ticket_->address(), why);
+  closing_ = true;
+  if (!writing_) finish_closing();
+}
+
+void WebSocketSession::finish_closing() {
+  closed_ = true;
+  ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "flooding"),
+                  [self = shared_from_this()](beast::error_code) { self->tell_room_gone(); });
+}
+
+void WebSocketSession::tell_room_gone() {
+  if (room_code_.empty()) return;
+  if (auto room = ctx_.lobby.find(room_code_)) room->disconnected(shared_from_this());
+  room_code_.clear();
 }
 
 void WebSocketSession::drop(const char* why) {
   if (closed_) return;
   spdlog::warn("{}: dropping connection ({})", ticket_->address(), why);
   closed_ = true;
-  queue_.clear();
+  // The frame being written must outlive its write; the rest can go now.
+  if (writing_) {
+    queue_.erase(queue_.begin() + 1, queue_.end());
+  } else {
+    queue_.clear();
+  }
   // Closing the socket ends the pending read, which tells the room; the seat stays.
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);

@@ -30,6 +30,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   void run(http::request<http::string_body> upgrade);
   void send(Frame frame) override;
+  void entered(const std::string& room) override;
   void evicted(const std::string& room) override;
   // Closes the connection politely (server shutdown).
   void go_away();
@@ -42,6 +43,10 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
+  // Stops reading, lets queued frames go out, then closes with a close frame.
+  void close_after_flush(const char* why);
+  void finish_closing();
+  void tell_room_gone();
   void fail(beast::error_code ec, const char* what);
 
   bool allow_message();
@@ -51,7 +56,6 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void error(const json& id, const std::string& code, const std::string& message);
   // The room named by a request, if this connection is in it.
   std::shared_ptr<Room> member_room(const protocol::Request& r);
-  void enter(const std::shared_ptr<Room>& room);
 
   websocket::stream<beast::tcp_stream> ws_;
   ServerContext& ctx_;
@@ -60,6 +64,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::deque<Frame> queue_;
   bool writing_ = false;
   bool closed_ = false;
+  bool closing_ = false;  // no more reads; close once the queue is written
 
   std::string name_;
   std::string room_code_;
