@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan run format clean
+.PHONY: all deps build test test-asan run bench format clean
 
 all: build
 
@@ -19,8 +19,16 @@ test-asan: deps
 	cmake --build --preset asan
 	ctest --preset asan
 
+# Builds and serves the browser client and the WebSocket protocol on http://localhost:8080.
+# Extra flags: make run ARGS="--port 9000 --log-level debug"
 run: build
-	@echo "The server arrives with the next milestone; 'make test' builds and tests the engine."
+	./build/default/server/campfire-server --port 8080 $(ARGS)
+
+# Benchmarks in a Release build; numbers are printed, never asserted.
+bench: deps
+	cmake --preset release
+	cmake --build --preset release --target campfire_engine_bench
+	./build/release/bench/campfire_engine_bench --benchmark_min_time=0.2
 
 format:
 	find engine protocol server clients tests bench -name '*.[ch]pp' | xargs -r clang-format -i

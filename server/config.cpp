@@ -45,8 +45,13 @@ Config parse_config(int argc, char** argv) {
   app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
       ->envname("CAMPFIRE_BOT_DELAY_MS")
       ->check(CLI::Range(0, 60000));
+  app.add_option("--window-scale", c.window_scale,
+                 "test mode only: multiply every timed window's length (e.g. 0.05)")
+      ->envname("CAMPFIRE_WINDOW_SCALE")
+      ->check(CLI::Range(0.001, 100.0));
   try {
     app.parse(argc, argv);
+    if (!c.test_mode) c.window_scale = 1.0;
   } catch (const CLI::ParseError& e) {
     std::exit(app.exit(e));
   }

@@ -25,6 +25,7 @@ struct Config {
   std::size_t max_queued_frames = 512;  // outbound frames waiting for a slow reader
   int bot_delay_ms = 600;                // how long server-side bots "think"
   int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
+  double window_scale = 1.0;             // test mode only: multiplies every timed window
 };
 
 // Parses argv and CAMPFIRE_* environment variables; exits the process on --help or bad input.

@@ -287,8 +287,10 @@ void Room::arm_window() {
   }
   if (armed_window_ && *armed_window_ == w->id) return;
   armed_window_ = w->id;
-  window_ends_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(w->millis);
-  window_ends_at_ms_ = now_ms() + w->millis;
+  const auto millis = static_cast<std::int64_t>(
+      static_cast<double>(w->millis) * (config_.test_mode ? config_.window_scale : 1.0));
+  window_ends_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(millis);
+  window_ends_at_ms_ = now_ms() + millis;
   window_timer_.expires_at(window_ends_at_);
   const std::int32_t id = w->id;
   window_timer_.async_wait([self = shared_from_this(), id](boost::system::error_code ec) {
