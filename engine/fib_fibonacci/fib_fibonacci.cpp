@@ -257,7 +257,7 @@ class FibState final : public StateBase<FibState> {
       }
       json run = {{"index", i},
                   {"base", r.base == kFloating ? json(nullptr) : json(r.base)},
-                  {"side", side_name(r.side)},
+                  {"opening", side_name(r.side)},
                   {"cards", std::move(cards)},
                   {"capped", r.capped},
                   {"closed", r.closed()}};
@@ -280,7 +280,7 @@ class FibState final : public StateBase<FibState> {
               {"bases", std::move(bases)},
               {"runs", std::move(runs)},
               {"columns", columns()},
-              {"side", std::move(side)},
+              {"sideArea", std::move(side)},
               {"passes", passes_},
               {"dryRepeats", dry_repeats_}};
     if (viewer >= 0 && viewer < kPlayers) {
@@ -553,7 +553,7 @@ class FibState final : public StateBase<FibState> {
           json e = {{"type", "joker"}, {"seat", seat}, {"card", sc::code(c)}, {"text", text + "."}};
           if (a.argc > 1) {
             e["bonus"] = sc::code(static_cast<Card>(a.arg(1)));
-            e["side"] = side_name(a.arg(2));
+            e["opening"] = side_name(a.arg(2));
           }
           return e;
         });
@@ -993,7 +993,7 @@ class FibGame final : public Game {
         if (a.argc > 1) {
           const Card bonus = static_cast<Card>(a.arg(1));
           j["bonus"] = sc::code(bonus);
-          j["side"] = side_name(a.arg(2));
+          j["opening"] = side_name(a.arg(2));
           if (rank_of(bonus) == 6) j["value"] = a.arg(3);
         }
         break;
@@ -1017,7 +1017,7 @@ class FibGame final : public Game {
             j["position"] = a.arg(3);
             break;
           default:
-            j["side"] = a.arg(2);
+            j["sideCard"] = a.arg(2);
         }
         break;
       case kPair:
@@ -1045,13 +1045,13 @@ class FibGame final : public Game {
     const int c = *card;
     if (move == "pair") return Action::make(kPair, {c});
     if (move == "joker") {
-      const bool any_bonus = a.contains("bonus") || a.contains("side") || a.contains("value");
+      const bool any_bonus = a.contains("bonus") || a.contains("opening") || a.contains("value");
       if (!any_bonus) return Action::make(kJoker, {c});
       auto bonus = read_card(a, "bonus");
       if (!bonus) return make_error("bad_action", "\"bonus\" must be a card of this deck");
-      auto side = a.find("side");
+      auto side = a.find("opening");
       if (side == a.end() || !side->is_string() || (*side != "A" && *side != "B")) {
-        return make_error("bad_action", "a bonus card needs \"side\": \"A\" or \"B\"");
+        return make_error("bad_action", "a bonus card needs \"opening\": \"A\" or \"B\"");
       }
       int value = 0;
       if (auto v = six_value(a, *bonus, value)) return *v;
@@ -1072,11 +1072,11 @@ class FibGame final : public Game {
     }
     // A 4 names exactly one table card: a base, a run card or a side card.
     const int named = static_cast<int>(a.contains("base")) + static_cast<int>(a.contains("run")) +
-                      static_cast<int>(a.contains("side"));
+                      static_cast<int>(a.contains("sideCard"));
     if (named != 1) {
       return make_error("bad_action",
                         "four needs exactly one of \"base\", \"run\" (with \"position\") or "
-                        "\"side\"");
+                        "\"sideCard\"");
     }
     int index = 0;
     int position = 0;
@@ -1087,9 +1087,9 @@ class FibGame final : public Game {
       if (a.contains("position")) return make_error("bad_action", "a base has no position");
       return Action::make(kFour, {c, kZoneBase, index, 0});
     }
-    if (a.contains("side")) {
-      if (!read_int(a, "side", 0, kMaxSide - 1, index)) {
-        return make_error("bad_action", "\"side\" must be a side-area card number");
+    if (a.contains("sideCard")) {
+      if (!read_int(a, "sideCard", 0, kMaxSide - 1, index)) {
+        return make_error("bad_action", "\"sideCard\" must be a side-area card number");
       }
       if (a.contains("position")) return make_error("bad_action", "a side card has no position");
       return Action::make(kFour, {c, kZoneSide, index, 0});

@@ -24,13 +24,24 @@
 // is shuffled into a new pile; open runs stay and float, empty openings are lost. With the pile
 // still empty and nothing to play, the player passes; two passes in a row, or the third
 // occurrence of the same dry position (FF-14), end the game: fewer cards in hand wins, equal is a
-// draw. One addition (turnLimit): drawing and playing can cycle cards forever while the pile is
-// never empty, which FF-14 does not catch; a game therefore also ends as a stalemate after
-// turnLimit turns, so every game provably ends. A series of seriesGames games alternates the
-// dealer; the seat that wins more games wins the series.
+// draw.
+//
+// Options: seriesGames (default 1, as in CLARIFICATIONS): a series alternates the dealer and the
+// seat that wins more games wins it. turnLimit (default 500) is an addition: drawing and playing
+// can cycle the cards for ever while the pile never runs dry, which FF-14 does not catch, so a
+// game also ends as a stalemate after turnLimit turns, and every game provably ends.
 //
 // Cards are dealt one at a time from the top of the given deck, starting with seat 0 (the
 // dealer's left); the 11th card is the top of the draw pile.
+//
+// Moves on the wire (cards in the shared notation, "X1", "7S"; runs and bases by their index in
+// the view):
+//   {"move":"draw"}  {"move":"pass"}
+//   {"move":"joker","card":"X1"}  or with a bonus: ...,"bonus":"2C","opening":"A"|"B"
+//   {"move":"run","card":"5H","run":3}  a 6 adds "value" (its declared or forced value)
+//   {"move":"restart","card":"6C","run":3}
+//   {"move":"four","card":"4C"} with "base":i, or "run":i and "position":p, or "sideCard":i
+//   {"move":"pair","card":"8S"}
 //
 // Views: public are the table (bases, runs with their cards and effective values, columns), the
 // side area, the draw pile and hand counts, the last play, the rule-8 chance, passes and the
@@ -47,7 +58,7 @@ namespace campfire::fib_fibonacci {
 enum Move : std::uint8_t {
   kDraw = 1,
   kPass = 2,
-  kJoker = 3,    // {joker} or {joker, bonus card, side, value}
+  kJoker = 3,    // {joker} or {joker, bonus card, opening (0: A, 1: B), value}
   kRun = 4,      // {card, run, value}; value is 0 for a natural card
   kRestart = 5,  // {six, run}
   kFour = 6,     // {four, zone, index, position}

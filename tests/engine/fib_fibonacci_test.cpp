@@ -24,7 +24,7 @@ json joker(const std::string& card) {
 }
 json joker(const std::string& card, const std::string& bonus, const std::string& side,
            int value = -1) {
-  json j = {{"move", "joker"}, {"card", card}, {"bonus", bonus}, {"side", side}};
+  json j = {{"move", "joker"}, {"card", card}, {"bonus", bonus}, {"opening", side}};
   if (value >= 0) j["value"] = value;
   return j;
 }
@@ -43,7 +43,7 @@ json four_on_base(const std::string& card, int base) {
   return {{"move", "four"}, {"card", card}, {"base", base}};
 }
 json four_on_side(const std::string& card, int side) {
-  return {{"move", "four"}, {"card", card}, {"side", side}};
+  return {{"move", "four"}, {"card", card}, {"sideCard", side}};
 }
 json pair(const std::string& card) {
   return {{"move", "pair"}, {"card", card}};
@@ -178,7 +178,7 @@ TEST(FibFibonacci, T3_JokerBonusCard) {
     }
     if (row.legal) {
       play(m, 0, row.move);
-      const int index = row.move["side"] == "A" ? 0 : 1;
+      const int index = row.move["opening"] == "A" ? 0 : 1;
       const json r = view(m, 1)["runs"][index];
       EXPECT_EQ(r["cards"].size(), 1u);
       EXPECT_EQ(r["cards"][0]["card"], row.move["bonus"]);
@@ -283,7 +283,7 @@ TEST(FibFibonacci, T8_ElevenStartingPairs) {
   Match probe = start(deal({"X1", "2C", "3C", "6C", "7C"}, {"3D", "5D", "6D", "7D", "8D"}));
   int bonus_moves = 0;
   for (const json& move : legal_json(probe, 0)) {
-    if (move.contains("bonus") && move["side"] == "A") ++bonus_moves;
+    if (move.contains("bonus") && move["opening"] == "A") ++bonus_moves;
   }
   EXPECT_EQ(bonus_moves, 6);
   for (const auto& [first, value] : firsts) {
@@ -421,7 +421,7 @@ TEST(FibFibonacci, T12_RestartSix) {
   EXPECT_EQ(v["runs"][0]["capped"], true);
   ASSERT_EQ(v["runs"].size(), 3u) << "the joker's two openings and the restart's one";
   EXPECT_EQ(v["runs"][2]["cards"].size(), 0u) << "no bonus card";
-  EXPECT_EQ(v["runs"][2]["side"], "A") << "it points the way of the run it caps";
+  EXPECT_EQ(v["runs"][2]["opening"], "A") << "it points the way of the run it caps";
   EXPECT_EQ(v["columns"][0]["A"], json::parse(R"([{"run":0},{"restart":1},{"run":2}])"));
   // Nothing more goes on the capped run, not even a 6.
   expect_refused(m, 1, run("6D", 0, 12), "illegal_action");
@@ -449,7 +449,7 @@ TEST(FibFibonacci, T13_SevenEightPair) {
     EXPECT_TRUE(is_legal(m, 0, pair("8S")));
     expect_refused(m, 0, pair("8H"), "illegal_action");
     play(m, 0, pair("8S"));
-    EXPECT_EQ(view(m, 1)["side"], json({"8S"}));
+    EXPECT_EQ(view(m, 1)["sideArea"], json({"8S"}));
     EXPECT_EQ(current(m), 1);
     EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 5, 7})) << "not part of the run";
   }
@@ -693,7 +693,7 @@ TEST(FibFibonacci, T18_SmallWildReplacesSideCard) {
   play(m, 1, run("7S", 0));
   play(m, 0, pair("8S"));
   play(m, 1, four_on_side("4C", 0));
-  EXPECT_EQ(view(m, 0)["side"], json({"4C"}));
+  EXPECT_EQ(view(m, 0)["sideArea"], json({"4C"}));
   const json hand = view(m, 1)["hand"];
   EXPECT_NE(std::find(hand.begin(), hand.end(), "8S"), hand.end());
   EXPECT_EQ(view(m, 0)["handCounts"][1], 3);
@@ -718,7 +718,7 @@ TEST(FibFibonacci, RefusalsChangeNothing) {
   EXPECT_EQ(refusal(m, 0, {{"move", "joker"}, {"card", "9S"}}), "bad_action");
   EXPECT_EQ(refusal(m, 0, joker("X1", "6C", "A")), "bad_action") << "a 6 needs a value";
   EXPECT_EQ(refusal(m, 0, run("2C", 0, 2)), "bad_action") << "only a 6 has a value";
-  EXPECT_EQ(refusal(m, 0, {{"move", "four"}, {"card", "4C"}, {"base", 0}, {"side", 0}}),
+  EXPECT_EQ(refusal(m, 0, {{"move", "four"}, {"card", "4C"}, {"base", 0}, {"sideCard", 0}}),
             "bad_action");
   expect_refused(m, 0, joker("X2"), "not_in_hand");
   expect_refused(m, 1, kDrawMove, "not_your_turn");
