@@ -414,6 +414,9 @@ TEST(FibFibonacci, T12_RestartSix) {
   play(m, 1, run("5D", 0));
   play(m, 0, run("7C", 0));
   play(m, 1, kDrawMove);
+  // The text's "except a wild card": a 6 may still go on 2-5-7, forced to 12.
+  EXPECT_TRUE(is_legal(m, 0, run("6C", 0, 12)));
+  EXPECT_FALSE(is_legal(m, 0, run("6C", 0, 7)));
   play(m, 0, restart("6C", 0));
   const json v = view(m, 1);
   EXPECT_EQ(v["bases"].size(), 2u);
@@ -700,6 +703,55 @@ TEST(FibFibonacci, T18_SmallWildReplacesSideCard) {
   EXPECT_EQ(view(m, 0)["handCounts"][1], 3);
   EXPECT_EQ(view(m, 0)["pairChance"], nullptr) << "the card played was the 4";
   EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 5, 7}));
+}
+
+// FF-9: a 4 may replace the other 4, and a restart 6; the 4 keeps the role of what it replaced.
+TEST(FibFibonacci, SmallWildReplacesFourAndRestart) {
+  Match m = start(deal({"X1", "2C", "7C", "6C", "4C"}, {"5D", "4D", "3D", "2D", "8D"}));
+  play(m, 0, joker("X1", "2C", "A"));
+  play(m, 1, run("5D", 0));
+  play(m, 0, run("7C", 0));
+  play(m, 1, kDrawMove);
+  play(m, 0, restart("6C", 0));
+  play(m, 1, four_on_base("4D", 1));  // the restart base
+  EXPECT_EQ(view(m, 0)["bases"][1]["card"], "4D");
+  EXPECT_EQ(view(m, 0)["bases"][1]["role"], "restart");
+  json hand = view(m, 1)["hand"];
+  EXPECT_NE(std::find(hand.begin(), hand.end(), "6C"), hand.end());
+  play(m, 0, four_on_base("4C", 1));  // 4 for 4
+  EXPECT_EQ(view(m, 0)["bases"][1]["card"], "4C");
+  hand = view(m, 0)["hand"];
+  EXPECT_NE(std::find(hand.begin(), hand.end(), "4D"), hand.end());
+  EXPECT_EQ(view(m, 0)["handCounts"][0], 1) << "a 4 never changes the hand size";
+  // The restart's opening is unchanged and still takes a first card.
+  play(m, 1, run("2D", 2));
+  EXPECT_EQ(run_values(m, 2), std::vector<int>{2});
+}
+
+// FF-11's edge case meets FF-13's last line: the opponent's 7♠ closed the only run, and the
+// refill at the start of this turn took it and left the table empty. The rule text's rule 1
+// ("no cards on the table: only the joker") decides: no pair play.
+TEST(FibFibonacci, EmptyTableAfterRefillOutranksPairChance) {
+  Match m = start(deal({"X1", "2C", "8S", "3C", "3H"}, {"5D", "7S", "2D", "3D", "8H"}));
+  play(m, 0, joker("X1", "2C", "A"));
+  play(m, 1, run("5D", 0));
+  for (int i = 0; i < 16; ++i) play(m, current(m), kDrawMove);  // turns 3..18
+  // Turn 19: the refill took the joker; 2-5 floats. Seat 0 draws the joker back.
+  ASSERT_EQ(view(m, 0)["drawPile"], 1);
+  EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 5}));
+  play(m, 0, kDrawMove);
+  // Turn 20: nothing to refill; seat 1 closes the floating run with 7♠.
+  EXPECT_EQ(view(m, 1)["dryRepeats"], 1);
+  play(m, 1, run("7S", 0));
+  // Turn 21: the refill takes 2-5-7♠ and the table is empty.
+  const json v = view(m, 0);
+  EXPECT_EQ(v["tableEmpty"], true);
+  EXPECT_EQ(v["drawPile"], 3);
+  EXPECT_EQ(v["pairChance"]["partner"], "8S");
+  expect_refused(m, 0, pair("8S"), "illegal_action");
+  for (const json& move : legal_json(m, 0)) {
+    EXPECT_TRUE(move["move"] == "draw" || move["move"] == "joker") << move.dump();
+  }
 }
 
 // FF-2: drawing is allowed while a play exists; passing is not.
