@@ -337,7 +337,6 @@ class FibState final : public StateBase<FibState> {
   }
 
   Status do_apply(Seat seat, const Action& a, Events& events) override {
-    if (seat == kSystem) return make_error("bad_action", "Fib-Fibonacci has no timed windows");
     std::vector<Action> legal;
     do_legal_actions(seat, legal);
     if (std::find(legal.begin(), legal.end(), a) == legal.end()) return refusal(seat, a);

@@ -754,6 +754,27 @@ TEST(FibFibonacci, EmptyTableAfterRefillOutranksPairChance) {
   }
 }
 
+// Every legal move can be put into words for a person, and the words name real cards.
+TEST(FibFibonacci, EveryLegalMoveHasWords) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    auto m = Match::create(game(), 2, json::object(), seed);
+    ASSERT_TRUE(m.ok());
+    Rng rng(seed);
+    while (!m->state().over()) {
+      const Seat s = m->state().to_act().first();
+      const auto legal = m->state().legal_actions(s);
+      for (const Action& a : legal) {
+        const std::string words = m->state().describe(s, a);
+        EXPECT_FALSE(words.empty());
+        EXPECT_EQ(words.find('?'), std::string::npos) << words;
+      }
+      Events ev;
+      ASSERT_FALSE(m->apply(s, legal[rng.below(legal.size())], ev));
+      for (const Event& e : ev.list()) EXPECT_FALSE(e.body["text"].get<std::string>().empty());
+    }
+  }
+}
+
 // FF-2: drawing is allowed while a play exists; passing is not.
 TEST(FibFibonacci, DrawIsAlwaysAllowedWhilePileLasts) {
   Match m = start(deal({"X1", "2C", "3C", "5C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));
