@@ -240,11 +240,14 @@ class FibState final : public StateBase<FibState> {
   }
 
   json view(Seat viewer) const override {
+    // Runs and bases are named by their position in these arrays.
+    std::array<int, kMaxRuns> capped_by{};
+    capped_by.fill(-1);
     json bases = json::array();
     for (std::size_t i = 0; i < bases_.size(); ++i) {
       const Base& b = bases_[i];
-      bases.push_back({{"index", i},
-                       {"card", sc::code(b.card)},
+      if (b.restart) capped_by[b.caps] = static_cast<int>(i);
+      bases.push_back({{"card", sc::code(b.card)},
                        {"role", b.restart ? "restart" : "joker"},
                        {"caps", b.restart ? json(b.caps) : json(nullptr)}});
     }
@@ -252,15 +255,17 @@ class FibState final : public StateBase<FibState> {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       const Run& r = runs_[i];
       json cards = json::array();
+      json values = json::array();
       for (int k = 0; k < r.length; ++k) {
-        cards.push_back({{"card", sc::code(r.cards[k])}, {"value", r.values[k]}});
+        cards.push_back(sc::code(r.cards[k]));
+        values.push_back(r.values[k]);
       }
-      json run = {{"index", i},
-                  {"base", r.base == kFloating ? json(nullptr) : json(r.base)},
+      json run = {{"base", r.base == kFloating ? json(nullptr) : json(r.base)},
                   {"opening", side_name(r.side)},
                   {"cards", std::move(cards)},
-                  {"capped", r.capped},
-                  {"closed", r.closed()}};
+                  {"values", std::move(values)},
+                  {"closed", r.closed()},
+                  {"cappedBy", capped_by[i] < 0 ? json(nullptr) : json(capped_by[i])}};
       if (r.length >= 2 && !r.capped) run["next"] = r.values[r.length - 1] + r.values[r.length - 2];
       runs.push_back(std::move(run));
     }
@@ -852,23 +857,22 @@ class FibState final : public StateBase<FibState> {
     }
   }
 
-  // The table as columns a person can follow: for every joker, the chain of runs and restart
-  // bases on each side; floating runs (their base went to a refill) start columns of their own.
+  // The table as columns a person can follow: for every joker, the runs on each side in order
+  // (each run but the last is capped by the restart base that starts the next); a floating run
+  // (its base went to a refill) starts a column of its own.
   json columns() const {
     json cols = json::array();
     auto chain = [&](int run) {
       json items = json::array();
       while (run >= 0) {
-        items.push_back({{"run", run}});
+        items.push_back(run);
         const Run& r = runs_[static_cast<std::size_t>(run)];
         if (!r.capped) break;
         int cap = -1;
         for (std::size_t b = 0; b < bases_.size(); ++b) {
           if (bases_[b].restart && bases_[b].caps == run) cap = static_cast<int>(b);
         }
-        if (cap < 0) break;
-        items.push_back({{"restart", cap}});
-        run = opening(cap, r.side);
+        run = cap < 0 ? -1 : opening(cap, r.side);
       }
       return items;
     };

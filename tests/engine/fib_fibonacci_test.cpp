@@ -100,7 +100,7 @@ std::vector<json> legal_json(const Match& m, Seat seat) {
 std::vector<int> run_values(const Match& m, int index) {
   std::vector<int> values;
   const json v = view(m, 0);
-  for (const json& c : v["runs"][index]["cards"]) values.push_back(c["value"]);
+  for (const json& value : v["runs"][index]["values"]) values.push_back(value);
   return values;
 }
 
@@ -181,7 +181,7 @@ TEST(FibFibonacci, T3_JokerBonusCard) {
       const int index = row.move["opening"] == "A" ? 0 : 1;
       const json r = view(m, 1)["runs"][index];
       EXPECT_EQ(r["cards"].size(), 1u);
-      EXPECT_EQ(r["cards"][0]["card"], row.move["bonus"]);
+      EXPECT_EQ(r["cards"][0], row.move["bonus"]);
       EXPECT_EQ(view(m, 1)["handCounts"], json({3, 5})) << "joker and bonus: one play";
       EXPECT_EQ(current(m), 1);
     } else {
@@ -379,7 +379,8 @@ TEST(FibFibonacci, T10_SmallWildReplacesRunCard) {
   const json hand = view(m, 1)["hand"];
   EXPECT_NE(std::find(hand.begin(), hand.end(), "5C"), hand.end());
   EXPECT_EQ(std::find(hand.begin(), hand.end(), "4C"), hand.end());
-  EXPECT_EQ(view(m, 0)["runs"][0]["cards"][2], json({{"card", "4C"}, {"value", 5}}));
+  EXPECT_EQ(view(m, 0)["runs"][0]["cards"][2], "4C");
+  EXPECT_EQ(view(m, 0)["runs"][0]["values"][2], 5);
   EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 3, 5}));
   EXPECT_EQ(view(m, 0)["runs"][0]["next"], 8);
   // The play was the whole turn: the 5 must wait.
@@ -420,12 +421,12 @@ TEST(FibFibonacci, T12_RestartSix) {
   play(m, 0, restart("6C", 0));
   const json v = view(m, 1);
   EXPECT_EQ(v["bases"].size(), 2u);
-  EXPECT_EQ(v["bases"][1], json({{"index", 1}, {"card", "6C"}, {"role", "restart"}, {"caps", 0}}));
-  EXPECT_EQ(v["runs"][0]["capped"], true);
+  EXPECT_EQ(v["bases"][1], json({{"card", "6C"}, {"role", "restart"}, {"caps", 0}}));
+  EXPECT_EQ(v["runs"][0]["cappedBy"], 1);
   ASSERT_EQ(v["runs"].size(), 3u) << "the joker's two openings and the restart's one";
   EXPECT_EQ(v["runs"][2]["cards"].size(), 0u) << "no bonus card";
   EXPECT_EQ(v["runs"][2]["opening"], "A") << "it points the way of the run it caps";
-  EXPECT_EQ(v["columns"][0]["A"], json::parse(R"([{"run":0},{"restart":1},{"run":2}])"));
+  EXPECT_EQ(v["columns"][0]["A"], json({0, 2})) << "run 0, capped by base 1, then run 2";
   // Nothing more goes on the capped run, not even a 6.
   expect_refused(m, 1, run("6D", 0, 12), "illegal_action");
   expect_refused(m, 1, restart("6D", 0), "illegal_action");
@@ -543,7 +544,7 @@ TEST(FibFibonacci, T14_Refill) {
   EXPECT_EQ(v["runs"][0]["base"], nullptr);
   EXPECT_EQ(run_values(m, 0), (std::vector<int>{3, 5}));
   EXPECT_EQ(v["runs"][0]["next"], 8);
-  EXPECT_EQ(v["columns"], json::parse(R"([{"base":null,"A":[],"B":[{"run":0}]}])"));
+  EXPECT_EQ(v["columns"], json::parse(R"([{"base":null,"A":[],"B":[0]}])"));
   // Every card not on the table is in a hand; the 8s held by the player to move fit on 3-5.
   const Seat s = current(m);
   int eights = 0;
@@ -618,6 +619,7 @@ TEST(FibFibonacci, T16_StalemateEqualHandsIsADraw) {
   EXPECT_EQ(view(m, 0)["dryRepeats"], 1);
   // Nothing to play and nothing to draw: seat 0 must pass.
   EXPECT_EQ(legal_json(m, 0), std::vector<json>{kPassMove});
+  EXPECT_EQ(game().action_to_json(m.state().fallback_action(0)), kPassMove);
   expect_refused(m, 0, kDrawMove, "illegal_action");
   const std::vector<std::pair<Seat, json>> cycle = {
       {0, kPassMove}, {1, joker("X1")}, {0, kDrawMove}, {1, joker("X2")}, {0, kDrawMove},
@@ -780,6 +782,8 @@ TEST(FibFibonacci, DrawIsAlwaysAllowedWhilePileLasts) {
   Match m = start(deal({"X1", "2C", "3C", "5C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));
   EXPECT_TRUE(is_legal(m, 0, kDrawMove));
   EXPECT_FALSE(is_legal(m, 0, kPassMove));
+  // A player out of time draws.
+  EXPECT_EQ(game().action_to_json(m.state().fallback_action(0)), kDrawMove);
   play(m, 0, kDrawMove);
   EXPECT_EQ(view(m, 0)["handCounts"], json({6, 5}));
   EXPECT_EQ(view(m, 0)["drawPile"], 15);
