@@ -168,7 +168,10 @@ std::string_view move_name(std::uint8_t kind) {
 }
 
 std::vector<Card> full_deck() {
-  std::vector<Card> d = {sc::kJoker1, sc::kJoker2};
+  std::vector<Card> d;
+  d.reserve(kDeckSize);
+  d.push_back(sc::kJoker1);
+  d.push_back(sc::kJoker2);
   for (int r : {2, 3, 5, 7, 8}) {
     for (sc::Suit s : {sc::kClubs, sc::kDiamonds, sc::kHearts, sc::kSpades}) {
       d.push_back(sc::card(r, s));
