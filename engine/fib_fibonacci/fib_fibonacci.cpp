@@ -26,7 +26,7 @@ inline constexpr int kMaxRuns = 24;
 inline constexpr int kMaxBases = 6;
 inline constexpr int kMaxSide = 10;
 inline constexpr int kMaxValue = 99;
-inline constexpr int kMaxSeries = 5;
+inline constexpr int kMaxSeries = 3;
 inline constexpr int kMaxTurnLimit = 1000;
 inline constexpr std::uint8_t kFloating = 0xFF;
 

@@ -900,11 +900,12 @@ TEST(FibFibonacci, TurnLimitEndsAsStalemate) {
 }
 
 TEST(FibFibonacci, OptionsAreChecked) {
-  EXPECT_TRUE(game().parse_options({{"seriesGames", 5}}, 2).ok());
+  EXPECT_TRUE(game().parse_options({{"seriesGames", 3}}, 2).ok());
+  EXPECT_FALSE(game().parse_options({{"seriesGames", 4}}, 2).ok());
   EXPECT_FALSE(game().parse_options({{"seriesGames", 0}}, 2).ok());
   EXPECT_FALSE(game().parse_options({{"turnLimit", 10}}, 2).ok());
   EXPECT_EQ(game().parse_options({}, 3).error().code, "bad_seats");
-  EXPECT_GE(game().info().max_actions, 5 * 1000);
+  EXPECT_GE(game().info().max_actions, 3 * 1000);
 }
 
 }  // namespace
