@@ -218,7 +218,9 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       case kSlapDone:
         return "stop slapping";
       case kUseJack:
-        return "swap " + slot_words(a.arg(0), a.arg(1)) + " with " + slot_words(a.arg(2), a.arg(3));
+        if (jack_first_slot_ < 0) return "pick " + slot_words(a.arg(0), a.arg(1)) + " to swap";
+        return "swap " + slot_words(jack_first_seat_, jack_first_slot_) + " with " +
+               slot_words(a.arg(0), a.arg(1));
       case kUseQueen:
         return "look at " + slot_words(a.arg(0), a.arg(1));
       case kSkipPower:
@@ -296,6 +298,9 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       }
       case Phase::kPower:
         v["power"] = sc::rank(turn_discard_) == sc::kJack ? "jack" : "queen";
+        if (jack_first_slot_ >= 0) {
+          v["jackFirst"] = {{"seat", jack_first_seat_}, {"slot", jack_first_slot_}};
+        }
         break;
       default:
         break;
@@ -389,12 +394,9 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       case Phase::kPower:
         if (sc::rank(turn_discard_) == sc::kJack) {
           for (Seat a = 0; a < seats_; ++a) {
-            for (std::size_t i = 0; i < lines_[a].size(); ++i) {
-              for (Seat b = a; b < seats_; ++b) {
-                for (std::size_t j = (b == a ? i + 1 : 0); j < lines_[b].size(); ++j) {
-                  out.push_back(Action::make(kUseJack, {a, lines_[a][i].id, b, lines_[b][j].id}));
-                }
-              }
+            for (const Slot& slot : lines_[a]) {
+              if (a == jack_first_seat_ && slot.id == jack_first_slot_) continue;
+              out.push_back(Action::make(kUseJack, {a, slot.id}));
             }
           }
         } else {
@@ -402,7 +404,8 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
             for (const Slot& slot : lines_[a]) out.push_back(Action::make(kUseQueen, {a, slot.id}));
           }
         }
-        out.push_back(Action::make(kSkipPower));
+        // Once the first card of a swap is picked, the swap is completed.
+        if (jack_first_slot_ < 0) out.push_back(Action::make(kSkipPower));
         return;
       case Phase::kEndTurn:
         out.push_back(Action::make(kEndTurn, {0}));
@@ -763,6 +766,9 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     const bool jack = sc::rank(turn_discard_) == sc::kJack;
     if (a.kind == kSkipPower) {
       if (a.argc != 0) return make_error("bad_action", "skip-power takes no fields");
+      if (jack_first_slot_ >= 0) {
+        return make_error("illegal_action", "finish the swap: pick the second card");
+      }
       events.emit(Audience::all(), [&] {
         return json{{"type", "skip-power"},
                     {"seat", seat},
@@ -773,25 +779,40 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     }
     if (a.kind == kUseJack) {
       if (!jack) return wrong_phase("the discard is a Queen: look at a card, not swap");
-      if (a.argc != 4) return make_error("bad_action", "jack needs two seats and two slots");
-      const Seat sa = a.arg(0);
-      const Seat sb = a.arg(2);
-      const int i = find_slot(sa, a.arg(1));
-      const int j = find_slot(sb, a.arg(3));
-      if (i < 0) return no_slot(sa, a.arg(1));
-      if (j < 0) return no_slot(sb, a.arg(3));
-      if (sa > sb || (sa == sb && a.arg(1) >= a.arg(3))) {
-        return make_error("bad_action", "jack needs two different slots, in seat and slot order");
+      if (a.argc != 2) return make_error("bad_action", "jack needs a seat and a slot");
+      const Seat sb = a.arg(0);
+      const int j = find_slot(sb, a.arg(1));
+      if (j < 0) return no_slot(sb, a.arg(1));
+      if (jack_first_slot_ < 0) {
+        jack_first_seat_ = sb;
+        jack_first_slot_ = a.arg(1);
+        events.emit(Audience::all(), [&] {
+          return json{
+              {"type", "jack-pick"},
+              {"seat", seat},
+              {"target", sb},
+              {"slot", a.arg(1)},
+              {"text", seat_ref(seat) + " picks " + slot_words(sb, a.arg(1)) + " for a Jack swap"}};
+        });
+        return std::nullopt;
       }
+      const Seat sa = jack_first_seat_;
+      const std::int32_t ia = jack_first_slot_;
+      if (sa == sb && ia == a.arg(1)) {
+        return make_error("illegal_action", "a swap needs two different slots");
+      }
+      const int i = find_slot(sa, ia);
       std::swap(lines_[sa][static_cast<std::size_t>(i)].card,
                 lines_[sb][static_cast<std::size_t>(j)].card);
+      jack_first_slot_ = -1;
+      jack_first_seat_ = -1;
       events.emit(Audience::all(), [&] {
         return json{{"type", "jack"},
                     {"seat", seat},
-                    {"a", {{"seat", sa}, {"slot", a.arg(1)}}},
-                    {"b", {{"seat", sb}, {"slot", a.arg(3)}}},
-                    {"text", seat_ref(seat) + " swaps " + slot_words(sa, a.arg(1)) + " with " +
-                                 slot_words(sb, a.arg(3))}};
+                    {"a", {{"seat", sa}, {"slot", ia}}},
+                    {"b", {{"seat", sb}, {"slot", a.arg(1)}}},
+                    {"text", seat_ref(seat) + " swaps " + slot_words(sa, ia) + " with " +
+                                 slot_words(sb, a.arg(1))}};
       });
       after_power(events);
       return std::nullopt;
@@ -908,9 +929,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       if (key == best) rec.winners |= 1u << s;
     }
     last_round_ = std::move(rec);
-    if (config_.cumulative) {
-      for (Seat s = 0; s < seats_; ++s) totals_[s] += last_round_.scores[s];
-    }
+    const bool past_limit = config_.cumulative && add_round(totals_, last_round_.scores);
     events.emit(Audience::all(), [&] {
       json lines = json::array();
       std::string names;
@@ -932,8 +951,6 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       if (config_.cumulative) body["totals"] = totals_;
       return body;
     });
-    const bool past_limit =
-        std::any_of(totals_.begin(), totals_.end(), [](int t) { return t > kCumulativeLimit; });
     if (config_.cumulative && !past_limit && turns_ < kMaxTurns) {
       next_round(events);
       return;
@@ -984,9 +1001,11 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
   std::vector<Card> discard_;  // top card at the back
   Card drawn_ = kNoCard;
   Card turn_discard_ = kNoCard;
-  std::uint32_t slap_ranks_ = 0;  // bit r: rank r may be slapped correctly
-  std::uint32_t slap_done_ = 0;   // bit s: seat s has sent slap-done
-  std::uint32_t peeked_ = 0;      // bit s: seat s has peeked
+  Seat jack_first_seat_ = -1;
+  std::int32_t jack_first_slot_ = -1;  // the first slot picked for a Jack swap, -1 before
+  std::uint32_t slap_ranks_ = 0;       // bit r: rank r may be slapped correctly
+  std::uint32_t slap_done_ = 0;        // bit s: seat s has sent slap-done
+  std::uint32_t peeked_ = 0;           // bit s: seat s has peeked
   Seat caller_ = -1;
   int final_left_ = 0;
   int turns_ = 0;  // in the whole game, for kMaxTurns
@@ -1101,11 +1120,7 @@ class SpiderMonkeyGame final : public Game {
       case kSlapDone:
         return {{"move", "slap-done"}};
       case kUseJack:
-        return {{"move", "jack"},
-                {"seatA", a.arg(0)},
-                {"slotA", a.arg(1)},
-                {"seatB", a.arg(2)},
-                {"slotB", a.arg(3)}};
+        return {{"move", "jack"}, {"seat", a.arg(0)}, {"slot", a.arg(1)}};
       case kUseQueen:
         return {{"move", "queen"}, {"seat", a.arg(0)}, {"slot", a.arg(1)}};
       case kSkipPower:
@@ -1147,24 +1162,11 @@ class SpiderMonkeyGame final : public Game {
       if (s[0] > s[1]) std::swap(s[0], s[1]);
       return Action::make(kPeek, {s[0], s[1]});
     }
-    if (move == "jack") {
-      const auto sa = int_field(a, "seatA", 0, kMaxPlayers - 1);
-      const auto ia = int_field(a, "slotA", 0, kMaxSlotId);
-      const auto sb = int_field(a, "seatB", 0, kMaxPlayers - 1);
-      const auto ib = int_field(a, "slotB", 0, kMaxSlotId);
-      if (!sa || !ia || !sb || !ib) {
-        return field_error(move, "\"seatA\", \"slotA\", \"seatB\" and \"slotB\" numbers");
-      }
-      if (*sa == *sb && *ia == *ib) return field_error(move, "two different slots");
-      if (std::pair(*sa, *ia) > std::pair(*sb, *ib))
-        return Action::make(kUseJack, {*sb, *ib, *sa, *ia});
-      return Action::make(kUseJack, {*sa, *ia, *sb, *ib});
-    }
-    if (move == "queen") {
-      const auto s = int_field(a, "seat", 0, kMaxPlayers - 1);
-      const auto i = int_field(a, "slot", 0, kMaxSlotId);
-      if (!s || !i) return field_error(move, "\"seat\" and \"slot\" numbers");
-      return Action::make(kUseQueen, {*s, *i});
+    if (move == "jack" || move == "queen") {
+      const auto seat = int_field(a, "seat", 0, kMaxPlayers - 1);
+      const auto slot = int_field(a, "slot", 0, kMaxSlotId);
+      if (!seat || !slot) return field_error(move, "\"seat\" and \"slot\" numbers");
+      return Action::make(move == "jack" ? kUseJack : kUseQueen, {*seat, *slot});
     }
     if (move == "end-turn") {
       auto it = a.find("call");
@@ -1190,6 +1192,15 @@ int points(Card c) {
   if (r == sc::kAce) return 1;
   if (r == sc::kKing) return sc::suit(c) == sc::kDiamonds ? 0 : 13;
   return r;
+}
+
+bool add_round(std::vector<int>& totals, const std::vector<int>& round_scores) {
+  bool over = false;
+  for (std::size_t s = 0; s < totals.size(); ++s) {
+    totals[s] += round_scores[s];
+    over |= totals[s] > kCumulativeLimit;
+  }
+  return over;
 }
 
 const Game& game() {

@@ -33,7 +33,10 @@
 //   empty stockpile; when nothing can be rebuilt, drawing is illegal and the player must take
 //   the discard. This keeps every window finite: each slap lowers 2*stockpile + cards in lines.
 // - The J/Q power is offered after the window to the player whose turn discard it was, then
-//   the call. The caller takes no more turns but may still slap and be targeted.
+//   the call. USE_JACK{a, b} is sent as two picks, JACK{seat, slot} for a, then for b (once
+//   the first is picked the swap must be completed): one pick per action keeps the legal list
+//   linear in the cards on the table rather than quadratic. The caller takes no more turns but may
+//   still slap and be targeted.
 // - Zero cards after a window: all such players win together, the round is scored (0 for
 //   them) and ends. At the reveal the lowest sum wins, ties shared.
 // - cutForDiscard: the first discard is a card cut from a random depth of the stockpile. The
@@ -54,6 +57,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "engine/core/game.hpp"
 
@@ -66,6 +70,10 @@ inline constexpr int kMaxTurns = 1000;
 // Points of a card at the reveal: A = 1, 2-10 face value, J 11, Q 12, K 13, K♦ 0.
 int points(Card c);
 
+// Cumulative play (SM-15): adds a round's scores to the running totals and says whether the
+// game is over (some total now exceeds kCumulativeLimit).
+bool add_round(std::vector<int>& totals, const std::vector<int>& round_scores);
+
 // Action kinds.
 enum Move : std::uint8_t {
   kPeek = 1,          // slotA, slotB (slotA < slotB)
@@ -75,7 +83,7 @@ enum Move : std::uint8_t {
   kTakeDiscard = 5,   // slot
   kSlap = 6,          // slot
   kSlapDone = 7,      //
-  kUseJack = 8,       // seatA, slotA, seatB, slotB ((seatA, slotA) < (seatB, slotB))
+  kUseJack = 8,       // seat, slot: the first, then the second card of a swap
   kUseQueen = 9,      // seat, slot
   kSkipPower = 10,    //
   kEndTurn = 11,      // call (0 or 1)
