@@ -233,14 +233,11 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
   }
 
   json view(Seat viewer) const override {
-    const bool revealed = over();
     json lines = json::array();
-    for (Seat s = 0; s < seats_; ++s) {
+    for (const auto& line : lines_) {
       json ids = json::array();
-      for (const Slot& slot : lines_[s]) ids.push_back(slot.id);
-      json line = {{"seat", s}, {"slots", std::move(ids)}, {"count", lines_[s].size()}};
-      if (revealed) line["cards"] = line_cards(lines_[s]);
-      lines.push_back(std::move(line));
+      for (const Slot& slot : line) ids.push_back(slot.id);
+      lines.push_back(std::move(ids));
     }
     json discard = json::array();
     for (Card c : discard_) discard.push_back(sc::code(c));
@@ -256,10 +253,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
               {"discard", std::move(discard)},
               {"caller", caller_ < 0 ? json(nullptr) : json(caller_)},
               {"finalTurnsLeft", final_left_},
-              {"turns", turns_},
-              {"slapMode", kSlapModeNames[static_cast<int>(config_.slap_mode)]},
-              {"cumulative", config_.cumulative},
-              {"turnTimeoutS", config_.turn_timeout_s}};
+              {"turns", turns_}};
     if (auto w = window()) {
       v["window"] = {{"id", w->id}, {"name", w->name}, {"millis", w->millis}};
     } else {
@@ -307,18 +301,24 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     }
     if (config_.cumulative) v["totals"] = totals_;
     if (last_round_.round > 0) {
-      json rl = json::array();
+      json revealed = json::array();
+      json winners = json::array();
       for (Seat s = 0; s < seats_; ++s) {
-        rl.push_back({{"seat", s},
-                      {"cards", line_cards(last_round_.lines[s])},
-                      {"score", last_round_.scores[s]},
-                      {"winner", (last_round_.winners >> s & 1u) != 0}});
+        revealed.push_back(line_cards(last_round_.lines[s]));
+        if (last_round_.winners >> s & 1u) winners.push_back(s);
       }
       v["lastRound"] = {{"round", last_round_.round},
                         {"end", round_end_name(last_round_.end)},
-                        {"lines", std::move(rl)}};
+                        {"cards", std::move(revealed)},
+                        {"scores", last_round_.scores},
+                        {"winners", std::move(winners)}};
     } else {
       v["lastRound"] = nullptr;
+    }
+    if (over()) {
+      json revealed = json::array();
+      for (const auto& line : lines_) revealed.push_back(line_cards(line));
+      v["revealed"] = std::move(revealed);
     }
     if (over()) v["result"] = result().to_json();
     return v;
@@ -1059,9 +1059,9 @@ class SpiderMonkeyGame final : public Game {
                             "discard, no power, no call); 0 for no turn timer"),
     };
     // Per turn: draw, place, at most 102 slaps (each lowers 2*stockpile + cards in lines, at
-    // most 2*51), 7 slap-dones, the timeout, the power and the call. Per round (at most one per
-    // turn): 8 peeks and the timeout.
-    info_.max_actions = kMaxTurns * (2 + 102 + 7 + 1 + 2 + 9);
+    // most 2*51), 7 slap-dones, the timeout, two Jack picks and the call. Per round (at most
+    // one per turn): 8 peeks and the timeout.
+    info_.max_actions = kMaxTurns * (2 + 102 + 7 + 1 + 3 + 9);
   }
 
   const GameInfo& info() const override { return info_; }

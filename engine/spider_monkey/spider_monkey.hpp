@@ -35,8 +35,8 @@
 // - The J/Q power is offered after the window to the player whose turn discard it was, then
 //   the call. USE_JACK{a, b} is sent as two picks, JACK{seat, slot} for a, then for b (once
 //   the first is picked the swap must be completed): one pick per action keeps the legal list
-//   linear in the cards on the table rather than quadratic. The caller takes no more turns but may
-//   still slap and be targeted.
+//   linear in the cards on the table rather than quadratic. The caller takes no more turns
+//   but may still slap and be targeted; once somebody has called, the call step is skipped.
 // - Zero cards after a window: all such players win together, the round is scored (0 for
 //   them) and ends. At the reveal the lowest sum wins, ties shared.
 // - cutForDiscard: the first discard is a card cut from a random depth of the stockpile. The
@@ -48,12 +48,12 @@
 //   revealed and scored as if called), far beyond any real game, so that every game provably
 //   ends and max_actions is a true bound.
 //
-// Views: public are each line's slot ids and count, the whole discard pile, the stockpile
-// count, phase, window, who acts, the call, the last turn, slap ranks, totals and the last
-// round's reveal. Nobody ever sees a face-down card in the view, not even its owner, until the
-// reveal at the end of the game: players learn their cards through one-shot private events
-// (peek, Queen look, the card they drew or placed). The player holding a drawn card sees it
-// until it is placed or discarded.
+// Views: public are each line's slot ids ("lines", in order), the whole discard pile, the
+// stockpile count, phase, window, who acts, the call, the last turn, slap ranks, totals, the
+// last round's reveal and, once the game is over, every line's cards ("revealed"). Nobody ever sees
+// a face-down card in the view, not even its owner, until the reveal at the end of the game:
+// players learn their cards through one-shot private events (peek, Queen look, the card they drew
+// or placed). The player holding a drawn card sees it until it is placed or discarded.
 #pragma once
 
 #include <cstdint>

@@ -103,7 +103,7 @@ json top_discard(const Match& m) {
 }
 
 json slot_ids(const Match& m, Seat s) {
-  return view(m, 0)["lines"][s]["slots"];
+  return view(m, 0)["lines"][s];
 }
 
 // A turn that draws the stockpile's top card and discards it, with the window timed out and
@@ -137,7 +137,7 @@ TEST(SpiderMonkey, T1_LayoutScores24) {
   const Result r = m.state().result();
   EXPECT_EQ(r.scores, std::vector<int>({24, 14}));
   EXPECT_EQ(r.winners, std::vector<Seat>({1}));
-  EXPECT_EQ(view(m, 0)["lines"][0]["cards"], json({"AS", "KD", "KC", "TH"}));
+  EXPECT_EQ(view(m, 0)["revealed"][0], json({"AS", "KD", "KC", "TH"}));
 }
 
 // SM-T2, "Regicide": P2 slaps K♦ then K♥ on P1's K♠; K♦ is buried under K♥.
@@ -186,7 +186,7 @@ TEST(SpiderMonkey, T3_RoyalReclaim) {
   quiet_turn(m, 2);
   quiet_turn(m, 0);
   ASSERT_TRUE(m.state().over());
-  EXPECT_EQ(view(m, 1)["lines"][1]["cards"], json({"8H", "KD", "TH"}));
+  EXPECT_EQ(view(m, 1)["revealed"][1], json({"8H", "KD", "TH"}));
 }
 
 // SM-T4: a wrong 7 on a 9 stays on top, costs 2 unseen cards and closes the window.
@@ -212,7 +212,7 @@ TEST(SpiderMonkey, T4_WrongSlapEndsSlapping) {
     EXPECT_TRUE(e.to.everyone);
     EXPECT_FALSE(e.body.dump().find("QC") != std::string::npos);
   }
-  EXPECT_FALSE(view(m, 2)["lines"][2].contains("cards"));
+  EXPECT_FALSE(view(m, 2).contains("revealed"));
   play(m, 0, kPass);
   const auto legal = m.state().legal_actions(1);
   EXPECT_NE(std::find(legal.begin(), legal.end(), Action::make(kTakeDiscard, {0})), legal.end());
@@ -312,7 +312,7 @@ TEST(SpiderMonkey, ZeroCardsBeatALoneKingOfDiamonds) {
   play(m, 0, kPass);
   quiet_turn(m, 1);  // 4♠
   quiet_turn(m, 2);  // 7♠
-  ASSERT_EQ(view(m, 0)["lines"][0]["count"], 4);
+  ASSERT_EQ(static_cast<int>(view(m, 0)["lines"][0].size()), 4);
   play(m, 0, kDraw);
   play(m, 0, kDiscardDrawn);  // 5♠
   for (int slot : {1, 2, 3}) play(m, 1, slap(slot));
@@ -356,7 +356,7 @@ TEST(SpiderMonkey, T7_CallAndSharedWin) {
   EXPECT_EQ(r.winners, std::vector<Seat>({0, 1}));
   EXPECT_EQ(r.losers, std::vector<Seat>({2}));
   EXPECT_EQ(r.places, std::vector<int>({1, 1, 3}));
-  EXPECT_EQ(view(m, kSpectator)["lines"][2]["cards"], json({"4C", "4D", "4H", "KD"}));
+  EXPECT_EQ(view(m, kSpectator)["revealed"][2], json({"4C", "4D", "4H", "KD"}));
 }
 
 // SM-13: only one call per round, and the caller may still slap.
@@ -435,8 +435,42 @@ TEST(SpiderMonkey, T9_JackSwap) {
   quiet_turn(m, 2);
   quiet_turn(m, 3);
   ASSERT_TRUE(m.state().over());
-  EXPECT_EQ(view(m, 0)["lines"][1]["cards"], json({"2D", "5S", "4D", "5D"}));
-  EXPECT_EQ(view(m, 0)["lines"][3]["cards"], json({"2S", "3S", "4S", "3D"}));
+  EXPECT_EQ(view(m, 0)["revealed"][1], json({"2D", "5S", "4D", "5D"}));
+  EXPECT_EQ(view(m, 0)["revealed"][3], json({"2S", "3S", "4S", "3D"}));
+}
+
+// The "Fateful Jack" tip (SM-13): after a call, the caller's cards may still be swapped.
+TEST(SpiderMonkey, FatefulJackTargetsTheCaller) {
+  Match m = start({{"AC", "2C", "2D", "2H"}, {"KC", "KH", "3C", "4C"}, {"5C", "6C", "7C", "8C"}},
+                  "9S", {"TC", "JD", "TD"});
+  timeout(m);
+  quiet_turn(m, 0, true);
+  play(m, 1, kDraw);
+  play(m, 1, kDiscardDrawn);  // J♦
+  timeout(m);
+  play(m, 1, jack(1, 0));  // P2's K♣ ...
+  play(m, 1, jack(0, 1));  // ... for the caller's 2♣
+  EXPECT_EQ(view(m, 0)["phase"], "draw") << "no call step after a call";
+  quiet_turn(m, 2);
+  ASSERT_TRUE(m.state().over());
+  EXPECT_EQ(view(m, 0)["revealed"][0], json({"AC", "KC", "2D", "2H"}));
+  EXPECT_EQ(m.state().result().scores, std::vector<int>({18, 22, 26}));
+  EXPECT_EQ(m.state().result().winners, std::vector<Seat>({0}));
+}
+
+// SM-9: the window closes at its logged timeout; a slap after it is refused.
+TEST(SpiderMonkey, LateSlapRefused) {
+  Match m = start(kFour, "9S", {"6H"});
+  timeout(m);
+  play(m, 0, kDraw);
+  play(m, 0, kDiscardDrawn);
+  const int id = m.state().window()->id;
+  timeout(m);
+  EXPECT_EQ(refusal(m, 3, slap(3)), "not_your_turn");
+  Events ev;
+  EXPECT_EQ(m.apply(kSystem, Action::timeout(id), ev)->code, "stale_timeout");
+  EXPECT_TRUE(ev.list().empty());
+  EXPECT_EQ(static_cast<int>(view(m, 3)["lines"][3].size()), 4);
 }
 
 // SM-8: a slapped J grants no power, nor does a Jack taken from the pile; the power is the
@@ -488,7 +522,7 @@ TEST(SpiderMonkey, T10_CumulativeGame) {
     ASSERT_EQ(after["lastRound"]["round"], rounds);
     bool past = false;
     for (Seat s = 0; s < 3; ++s) {
-      totals[s] += after["lastRound"]["lines"][s]["score"].get<int>();
+      totals[s] += after["lastRound"]["scores"][s].get<int>();
       past |= totals[s] > 120;
     }
     EXPECT_EQ(after["totals"], json(totals));
@@ -516,10 +550,10 @@ TEST(SpiderMonkey, T11_ContinueNew) {
   EXPECT_EQ(view(m, 0)["phase"], "slap-window") << "slapping goes on";
   EXPECT_EQ(view(m, 0)["slapRanks"], json({"7"}));
   EXPECT_EQ(play_events(m, 2, slap(0))[0].body["correct"], true);
-  const int before = view(m, 0)["lines"][3]["count"];
+  const int before = static_cast<int>(view(m, 0)["lines"][3].size());
   // Refusing the 9 would tell P4 what the card is, so it is judged wrong instead.
   EXPECT_EQ(play_events(m, 3, slap(0))[0].body["correct"], false);
-  EXPECT_EQ(view(m, 0)["lines"][3]["count"], before + 1);
+  EXPECT_EQ(static_cast<int>(view(m, 0)["lines"][3].size()), before + 1);
   EXPECT_EQ(view(m, 0)["discard"], json({"6D", "9H", "7C", "7D", "9C"}));
 }
 
@@ -632,10 +666,10 @@ TEST(SpiderMonkey, StockpileRunsOut) {
   EXPECT_EQ(view(m, 0)["stock"], 18);
   for (int k = 0; k < 9; ++k) play(m, 1 + k % 7, slap(k / 7));
   EXPECT_EQ(view(m, 0)["stock"], 0);
-  const int count = view(m, 0)["lines"][3]["count"];
+  const int count = static_cast<int>(view(m, 0)["lines"][3].size());
   const auto ev = play_events(m, 3, slap(1));
   EXPECT_EQ(ev[0].body["penaltySlots"], json::array()) << "nothing left to give";
-  EXPECT_EQ(view(m, 0)["lines"][3]["count"], count - 1);
+  EXPECT_EQ(static_cast<int>(view(m, 0)["lines"][3].size()), count - 1);
   timeout(m);
   play(m, 0, kPass);
   const int discards = static_cast<int>(view(m, 0)["discard"].size());
