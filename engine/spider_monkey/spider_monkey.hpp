@@ -44,6 +44,8 @@
 //   the whole deal (the engine contract) and the room's generator is used only for shuffles
 //   (C3).
 // - cumulative: rounds are added up until some total exceeds 120; lowest total wins.
+// - turnTimeoutS is read by the room's turn timer; the engine's part is fallback_action, the
+//   §3.4 default (draw, discard the drawn card, no power, no call; slap-done in a window).
 // - SM-16 has no turn limit; the engine stops a game after kMaxTurns turns (the round in play is
 //   revealed and scored as if called), far beyond any real game, so that every game provably
 //   ends and max_actions is a true bound.

@@ -679,6 +679,24 @@ TEST(SpiderMonkey, StockpileRunsOut) {
   EXPECT_EQ(view(m, 0)["stock"], discards - 2) << "the rest, less the card just drawn";
 }
 
+// SM-16: no rule ends a round that nobody calls; the engine's turn cap reveals it at
+// kMaxTurns, so every game ends within max_actions.
+TEST(SpiderMonkey, TurnCapEndsTheGame) {
+  auto created = Match::create(game(), 2, json::object(), 3);
+  ASSERT_TRUE(created.ok());
+  Match m = std::move(*created);
+  timeout(m);
+  for (int turn = 0; turn < kMaxTurns && !m.state().over(); ++turn) {
+    quiet_turn(m, turn % 2);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  ASSERT_TRUE(m.state().over());
+  EXPECT_EQ(view(m, 0)["turns"], kMaxTurns);
+  EXPECT_EQ(view(m, 0)["lastRound"]["end"], "turn-limit");
+  EXPECT_LE(static_cast<int>(m.log().size()), game().info().max_actions);
+  EXPECT_FALSE(m.state().result().winners.empty());
+}
+
 // The turn timer's default (§3.4): draw, discard, no power, no call; slap-done in a window.
 TEST(SpiderMonkey, FallbackActions) {
   Match m = start(kFour, "9S", {"QD"});
