@@ -745,6 +745,35 @@ TEST(SpiderMonkey, ActionsAndOptions) {
   EXPECT_EQ(m->apply(kSystem, Action::timeout(peek_window), ev)->code, "stale_timeout");
 }
 
+// Every action offered has words for the client, in every phase of a few random games.
+TEST(SpiderMonkey, EveryLegalActionIsDescribed) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    auto created = Match::create(game(), 4, {{"cumulative", true}}, seed);
+    ASSERT_TRUE(created.ok());
+    Match m = std::move(*created);
+    Rng pick(seed);
+    while (!m.state().over()) {
+      const SeatSet acting = m.state().to_act();
+      for (Seat s = 0; s < 4; ++s) {
+        for (const Action& a : m.state().legal_actions(s)) {
+          const std::string words = m.state().describe(s, a);
+          EXPECT_FALSE(words.empty() || words == "?") << game().action_to_json(a).dump();
+        }
+      }
+      if (m.state().window() && (acting.empty() || pick.below(4) == 0)) {
+        timeout(m);
+        continue;
+      }
+      std::vector<Seat> seats;
+      acting.for_each([&](Seat x) { seats.push_back(x); });
+      const Seat s = seats[pick.below(seats.size())];
+      const auto legal = m.state().legal_actions(s);
+      Events ev;
+      ASSERT_FALSE(m.apply(s, legal[pick.below(legal.size())], ev).has_value());
+    }
+  }
+}
+
 // The cut variation turns up a card from inside the stockpile, fixed by the deck order.
 TEST(SpiderMonkey, CutForDiscard) {
   const json deck = deck_for(kFour, "9S", {"8D"});
