@@ -351,24 +351,32 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
       v["leader"] = tribe_json(leader_);
       v["next"] = tribe_json(next_);
       v["forcedOpen"] = forced_open_;
-      json plays = json::array();
+      // Parallel arrays keep the view small: who played, and each card where this viewer may
+      // see it (the offered card of an open trick, and the viewer's own).
+      json by = json::array();
+      json cards = json::array();
       for (int i = 0; i < trick_count_; ++i) {
-        json p = {{"by", tribe_json(trick_by_[i])}, {"faceUp", i == 0 && open_}};
-        if ((i == 0 && open_) || trick_by_[i] == viewer) p["card"] = st::code(trick_[i]);
-        plays.push_back(std::move(p));
+        by.push_back(tribe_json(trick_by_[i]));
+        const bool shown = (i == 0 && open_) || trick_by_[i] == viewer;
+        cards.push_back(shown ? json(st::code(trick_[i])) : json(nullptr));
       }
       v["currentTrick"] = {{"open", trick_count_ > 0 ? json(open_) : json(nullptr)},
-                           {"plays", std::move(plays)}};
+                           {"by", std::move(by)},
+                           {"cards", std::move(cards)}};
     }
     if (last_.count > 0) {
-      json plays = json::array();
+      json by = json::array();
+      json cards = json::array();
+      json taken = json::array();
       for (int i = 0; i < last_.count; ++i) {
-        plays.push_back({{"by", tribe_json(last_.by[i])},
-                         {"card", st::code(last_.cards[i])},
-                         {"collected", last_.taken[i]}});
+        by.push_back(tribe_json(last_.by[i]));
+        cards.push_back(st::code(last_.cards[i]));
+        if (last_.taken[i]) taken.push_back(st::code(last_.cards[i]));
       }
       v["lastTrick"] = {{"kind", kind_name(last_.kind)},
-                        {"plays", std::move(plays)},
+                        {"by", std::move(by)},
+                        {"cards", std::move(cards)},
+                        {"collected", std::move(taken)},
                         {"winner", last_.winner >= 0 ? tribe_json(last_.winner) : json(nullptr)},
                         {"loser", last_.loser >= 0 ? tribe_json(last_.loser) : json(nullptr)},
                         {"collector", tribe_json(last_.taker)}};
@@ -384,8 +392,10 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     if (cfg_.dummy) v["dummyStack"] = codes(stacks_[dummy()]);
     v["discards"] = codes(open_discards_);
     if (round_ > 1 || phase_ == Phase::kVote || over()) v["lastRoundPoints"] = last_round_json();
-    v["sides"] = side_;
-    v["sideSolo"] = solo_;
+    if (cfg_.teams != Teams::kNone) {
+      v["sides"] = side_;
+      v["sideSolo"] = solo_;
+    }
     v["totals"] = totals_;
     v["endMode"] = cfg_.end == EndMode::kTarget        ? "target"
                    : cfg_.end == EndMode::kFixedRounds ? "fixedRounds"
@@ -1084,7 +1094,7 @@ class TrickyTribesGame final : public Game {
         OptionSpec::choice("endMode", "target", {"target", "fixedRounds", "manual"},
                            "end at a target score, after a number of rounds, or when most "
                            "players vote to stop after a round"),
-        OptionSpec::integer("target", 0, 0, 60,
+        OptionSpec::integer("target", 0, 0, 50,
                             "target score; 0 means the rule's: 15, 30 with pairs, 50 with "
                             "triples"),
         OptionSpec::integer("rounds", 5, 1, 10, "rounds to play when endMode is fixedRounds"),
