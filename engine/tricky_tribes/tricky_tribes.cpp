@@ -126,13 +126,17 @@ Outcome judge(const Card* cards, int count, bool open) {
     int best_key = -1;
     for (int i = open ? 1 : 0; i < count; ++i) {
       const int k = key(cards[i]) * 16 + i;
-      if (k > best_key) best_key = k, at = i;
+      if (k > best_key) {
+        best_key = k;
+        at = i;
+      }
     }
     return at;
   };
-  auto collect_loot = [&](int winner, bool include_offered_card) {
+  // Every red and joker but the winner's own; a winning J, Q, K or A takes only the highest.
+  auto collect_loot = [&](int winner, bool leader_in_trick) {
     int highest = -1;
-    for (int i = include_offered_card ? 0 : 1; i < count; ++i) {
+    for (int i = leader_in_trick ? 0 : 1; i < count; ++i) {
       if (i == winner || !(st::is_red(cards[i]) || st::is_joker(cards[i]))) continue;
       out.taken[i] = true;
       if (highest < 0 ||
@@ -181,7 +185,10 @@ Outcome judge(const Card* cards, int count, bool open) {
     int low = 0;
     for (int i = 1; i < count; ++i) {
       const int k = key(cards[i]) * 16 + i;
-      if (at < 0 || k < low) low = k, at = i;
+      if (at < 0 || k < low) {
+        low = k;
+        at = i;
+      }
     }
     out.loser = at;
     out.taker = at;

@@ -662,5 +662,24 @@ TEST(TrickyTribes, TargetEndsTheGame) {
   EXPECT_EQ(v["trick"], 9) << "the game ends only after a complete round";
 }
 
+// §5.4: stacks and totals are public; hands and face-down trick cards are not.
+TEST(TrickyTribes, ViewsShowOnlyWhatASeatMaySee) {
+  Match m = start(3, {{"2C"}, {"QS"}, {"9S", "KH"}});
+  skip_exchange(m);
+  trick(m, 0, "2C", true, {"QS", "9S"});
+  play(m, 2, lead("KH", false));
+  const json spectator = view(m);
+  EXPECT_FALSE(spectator.contains("hand"));
+  EXPECT_EQ(spectator["stacks"][2], json({"2C"})) << "the penalty is public";
+  EXPECT_EQ(spectator["stackPoints"][2], -1);
+  EXPECT_EQ(spectator["totals"], json({0, 0, 0})) << "no round is scored yet";
+  EXPECT_EQ(spectator["currentTrick"]["cards"], json({nullptr}));
+  EXPECT_EQ(view(m, 2)["currentTrick"]["cards"], json({"KH"}));
+  EXPECT_EQ(view(m, 0)["currentTrick"]["cards"], json({nullptr}));
+  EXPECT_EQ(view(m, 0)["handCounts"], json({8, 8, 7}));
+  EXPECT_EQ(view(m, 1).dump().find("KH"), std::string::npos);
+  EXPECT_EQ(view(m, 0)["toAct"], json({0}));
+}
+
 }  // namespace
 }  // namespace campfire::tricky_tribes
