@@ -81,9 +81,8 @@ std::string fire_words(int before, int after) {
   return "(fire " + std::to_string(before) + "\u2192" + std::to_string(after) + ")";
 }
 
-std::string promise_words(Jump j, int before) {
-  if (j == Jump::kBackFlip) return "'higher heart'";
-  return "'same number' (" + std::to_string(before) + ")";
+std::string promise_words(Jump j) {
+  return j == Jump::kBackFlip ? "'higher heart'" : "'same number'";
 }
 
 std::string list_words(const std::vector<Card>& cards) {
@@ -289,14 +288,14 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
       case kBackFlip:
       case kSideFlip: {
         const Jump j = a.kind == kBackFlip ? Jump::kBackFlip : Jump::kSideFlip;
-        return std::string(jump_words(j)) + ": " + promise_words(j, fire_number_) + " " +
+        return std::string(jump_words(j)) + ": " + promise_words(j) + " " +
                fire_words(fire_number_, promised_fire(j, fire_number_)) + " with " +
                words(card_arg(a, 0));
       }
       case kDoubt: {
         const Play& p = fire_[static_cast<std::size_t>(latest_of(a.arg(0)))];
         return "doubt " + seat_ref(a.arg(0)) + "'s " + std::string(jump_words(p.jump)) + ": " +
-               promise_words(p.jump, p.before) + " " + fire_words(p.before, p.after);
+               promise_words(p.jump) + " " + fire_words(p.before, p.after);
       }
       case kSwap:
         return "swap places with " + seat_ref(a.arg(0)) + " and deal the next round";
@@ -953,7 +952,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
         text += crash ? " is lower than " + std::to_string(play.before) + ": a crash onto the fire!"
                       : " " + fire_words(play.before, play.after);
       } else {
-        text += promise_words(play.jump, play.before) + " " + fire_words(play.before, play.after);
+        text += promise_words(play.jump) + " " + fire_words(play.before, play.after);
       }
       e["crash"] = crash;
       e["text"] = text;
@@ -989,8 +988,8 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
                   {"kept", doubt_.kept},
                   {"text", seat_ref(d) + " doubts " + seat_ref(t) + "'s " +
                                std::string(jump_words(doubt_.jump)) + " " +
-                               promise_words(doubt_.jump, doubt_.before) + ": it is " +
-                               words(doubt_.card) + (doubt_.kept ? ", as promised." : ", a lie!")}};
+                               promise_words(doubt_.jump) + ": it is " + words(doubt_.card) +
+                               (doubt_.kept ? ", as promised." : ", a lie!")}};
     });
     if (doubt_.kept) {
       punish(d, false, next_active(d), false, events);
