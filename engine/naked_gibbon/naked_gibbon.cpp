@@ -304,62 +304,65 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     }
   }
 
+  // Per-seat facts are arrays indexed by seat, so a view stays a handful of JSON nodes.
   json view(Seat viewer) const override {
-    json players = json::array();
-    for (Seat s = 0; s < seats_; ++s) {
-      const Gibbon& g = g_[s];
-      json slots = json::array();
+    json hand_counts = json::array();
+    json table = json::array();
+    json burned_slots = json::array();
+    json burnmarks = json::array();
+    json out = json::array();
+    json losses = json::array();
+    for (const Gibbon& g : gibbons()) {
+      hand_counts.push_back(g.hand.n);
+      json t = json::array();
+      json b = json::array();
       for (const Limb& l : g.limbs) {
-        slots.push_back({{"table", l.table == kNoCard ? json(nullptr) : json(code(l.table))},
-                         {"burned", l.burn != kNoCard}});
+        t.push_back(l.table == kNoCard ? json(nullptr) : json(code(l.table)));
+        b.push_back(l.burn != kNoCard);
       }
-      json p = {{"seat", s},
-                {"handCount", g.hand.n},
-                {"slots", std::move(slots)},
-                {"burnmarks", g.burnmarks()},
-                {"hat", hat_ == s},
-                {"out", g.out},
-                {"losses", g.losses}};
-      if (viewer == s) {
-        json hand = json::array();
-        for (Card c : g.hand.list()) hand.push_back(code(c));
-        p["hand"] = std::move(hand);
-      }
-      players.push_back(std::move(p));
+      table.push_back(std::move(t));
+      burned_slots.push_back(std::move(b));
+      burnmarks.push_back(g.burnmarks());
+      out.push_back(g.out);
+      losses.push_back(g.losses);
     }
     json fire = json::array();
     json doubtable = json::array();
     for (std::size_t i = 0; i < fire_.size(); ++i) {
       const Play& p = fire_[i];
-      const bool can_doubt = doubtable_play(i);
-      json e = {{"by", p.by},         {"jump", jump_code(p.jump)}, {"faceUp", face_up(p.jump)},
-                {"before", p.before}, {"after", p.after},          {"doubtable", can_doubt}};
+      json e = {
+          {"by", p.by}, {"jump", jump_code(p.jump)}, {"before", p.before}, {"after", p.after}};
       if (face_up(p.jump) || viewer == p.by) e["card"] = code(p.card);
-      if (can_doubt) doubtable.push_back(p.by);
+      if (doubtable_play(i)) doubtable.push_back(p.by);
       fire.push_back(std::move(e));
     }
     json to_act_list = json::array();
     to_act().for_each([&](Seat s) { to_act_list.push_back(s); });
-    json order = json::array();
-    for (int i = 0; i < seats_; ++i) order.push_back(order_[i]);
     json v = {{"phase", phase_name(phase_)},
               {"round", round_},
               {"dealer", dealer_},
-              {"seatOrder", std::move(order)},
+              {"seatOrder", std::vector<int>(order_.begin(), order_.begin() + seats_)},
               {"current", over() ? json(nullptr) : json(current_)},
               {"toAct", std::move(to_act_list)},
               {"fireNumber", fire_number_},
               {"fire", std::move(fire)},
               {"doubtable", std::move(doubtable)},
-              {"players", std::move(players)},
+              {"handCounts", std::move(hand_counts)},
+              {"table", std::move(table)},
+              {"burned", std::move(burned_slots)},
+              {"burnmarks", std::move(burnmarks)},
+              {"hat", hat_ >= 0 ? json(hat_) : json(nullptr)},
+              {"out", std::move(out)},
+              {"losses", std::move(losses)},
               {"deck", deck_.size()},
               {"discard", discard_.size()},
               {"turnsThisRound", turns_},
-              {"turnLimit", kRoundTurnLimit},
-              {"burnLimit", cfg_.burn_limit},
-              {"heartlessHat", cfg_.hat},
-              {"survival", cfg_.survival},
-              {"lossesToEndMatch", cfg_.losses_to_end}};
+              {"burnLimit", cfg_.burn_limit}};
+    if (viewer >= 0) {
+      json hand = json::array();
+      for (Card c : g_[viewer].hand.list()) hand.push_back(code(c));
+      v["hand"] = std::move(hand);
+    }
     if (cfg_.veterans && cfg_.burn_limit == 2) {
       v["warning"] = "Veterans with Never My Tail: the first burnmark burns the tail";
     }
@@ -376,9 +379,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
                         {"card", code(doubt_.card)},      {"kept", doubt_.kept}};
     }
     if (eliminated_n_ > 0) {
-      json out = json::array();
-      for (int i = 0; i < eliminated_n_; ++i) out.push_back(eliminated_[i]);
-      v["eliminated"] = std::move(out);
+      v["eliminated"] = std::vector<int>(eliminated_.begin(), eliminated_.begin() + eliminated_n_);
     }
     if (round_loser_ >= 0) v["roundLoser"] = round_loser_;
     if (over()) v["result"] = result().to_json();
@@ -892,7 +893,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     if (was == Phase::kPlace) {
       phase_ = Phase::kMain;
     } else {
-      begin_turn(after_seat_, after_new_fire_, events);
+      begin_turn(current_, after_new_fire_, events);
     }
   }
 
@@ -1086,8 +1087,9 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     if (naked) {
       placer_ = p;
       if (placement_matters()) {
+        // The turn already belongs to the next starter, who waits for the placement.
         phase_ = Phase::kNakedPlace;
-        after_seat_ = then_seat;
+        current_ = then_seat;
         after_new_fire_ = then_new_fire;
         return;
       }
@@ -1214,6 +1216,15 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
                   {"text", "Round " + std::to_string(round_) + ": " + seat_ref(dealer) +
                                " deals; " + seat_ref(current_) + " starts the first fire."}};
     });
+    for (Seat s = 0; s < seats_; ++s) {
+      events.emit(Audience::only(s), [&] {
+        json cards = json::array();
+        for (Card c : g_[s].hand.list()) cards.push_back(code(c));
+        return json{{"type", "dealt"},
+                    {"cards", std::move(cards)},
+                    {"text", "you were dealt " + list_words(g_[s].hand.list())}};
+      });
+    }
   }
 
   // Three cards each, one at a time clockwise from the dealer's left, then the Veterans'
@@ -1256,8 +1267,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   Seat hat_ = -1;
   Three pending_;  // face-up cards waiting for a slot (fire bath or getting naked)
   Seat placer_ = 0;
-  Seat after_seat_ = 0;  // who starts once a naked gibbon has placed its cards
-  bool after_new_fire_ = false;
+  bool after_new_fire_ = false;  // whether the waiting starter won a doubt
   Doubt doubt_;
   std::array<std::int8_t, kMaxGibbons> eliminated_{};
   int eliminated_n_ = 0;
