@@ -258,6 +258,9 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   }
 
   std::string describe(Seat seat, const Action& a) const override {
+    // The words read the table as it is, so only actions on offer are described.
+    const std::vector<Action> offered = legal_actions(seat);
+    if (std::find(offered.begin(), offered.end(), a) == offered.end()) return "not possible now";
     switch (a.kind) {
       case kSpotMoult:
         return "spot moult: " + words(card_arg(a, 0)) + " onto " + slot_words(a.arg(1)) +
