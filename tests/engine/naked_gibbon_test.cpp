@@ -620,6 +620,64 @@ TEST(NakedGibbon, Rounds_LoserSwapsAndDeals) {
   EXPECT_EQ(view(m, 0)["current"], after3);
 }
 
+// NG-16: there is one hat; the next caught heart-cheat takes it from the wearer.
+TEST(NakedGibbon, HatPassesToTheNextHeartCheat) {
+  Match m = start({{"5S", "5C", "6C"}, {"9S", "2D", "3D"}, {"9C", "7D", "8D"}, kFillers[1]}, {});
+  play(m, 0, hands_up("5S"));
+  play(m, 1, back_flip("9S"));
+  play(m, 2, doubt(1));
+  EXPECT_EQ(view(m, 0)["hat"], 1);
+  play(m, 2, back_flip("9C"));  // starting the new fire with a lie
+  play(m, 3, doubt(2));
+  EXPECT_EQ(view(m, 0)["hat"], 2) << "seat 1 is relieved of it";
+}
+
+// The engine's own end rule: a round that reaches the turn limit ends; with nobody burned the
+// loser is the first gibbon clockwise from the one to play.
+TEST(NakedGibbon, TurnLimitEndsTheRound) {
+  auto made = Match::create(game(), 2, json::object(), 11);
+  ASSERT_TRUE(made.ok());
+  Match m = std::move(*made);
+  for (int turn = 0; turn < kRoundTurnLimit; ++turn) {
+    ASSERT_FALSE(m.state().over()) << "turn " << turn;
+    const Seat s = m.state().to_act().first();
+    play(m, s, back_flip(gibbon(m, s)["hand"][0]));
+  }
+  ASSERT_TRUE(m.state().over());
+  EXPECT_EQ(m.state().result().losers, std::vector<Seat>{0});
+  EXPECT_EQ(view(m, 0)["turnsThisRound"], kRoundTurnLimit);
+}
+
+// Survival (NG-19): played out at random, the last gibbon jumping wins and the others rank in
+// reverse order of dropping out.
+TEST(NakedGibbon, Survival_LastGibbonWins) {
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    auto made = Match::create(game(), 4, {{"survival", true}, {"neverMyTail", true}}, seed);
+    ASSERT_TRUE(made.ok());
+    Match m = std::move(*made);
+    Rng rng(seed);
+    while (!m.state().over()) {
+      const Seat s = m.state().to_act().first();
+      const auto legal = m.state().legal_actions(s);
+      Events ev;
+      ASSERT_FALSE(m.apply(s, legal[rng.below(legal.size())], ev));
+    }
+    const json v = view(m, kSpectator);
+    const Result r = m.state().result();
+    if (v["eliminated"].size() < 3) continue;  // ended by the turn limit
+    const std::vector<Seat> out = v["eliminated"];
+    ASSERT_EQ(r.winners.size(), 1u);
+    EXPECT_FALSE(v["out"][r.winners[0]].get<bool>());
+    EXPECT_EQ(r.losers, std::vector<Seat>{out[0]});
+    EXPECT_EQ(r.places[out[0]], 4);
+    EXPECT_EQ(r.places[out[1]], 3);
+    EXPECT_EQ(r.places[out[2]], 2);
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+}
+
 // NG-17, NG-18: Veterans' burnmarks are hidden from everyone, the owner included; Veterans with
 // Never My Tail is allowed, with a warning.
 TEST(NakedGibbon, Veterans_BurnmarksHidden) {
