@@ -1172,6 +1172,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     }
     if (seats_ >= 3) {
       phase_ = Phase::kSwap;
+      current_ = loser;
     } else {
       new_round(loser, events);
     }

@@ -600,6 +600,7 @@ TEST(NakedGibbon, Rounds_LoserSwapsAndDeals) {
   ASSERT_FALSE(m.state().over());
   json v = view(m, 0);
   EXPECT_EQ(v["phase"], "swap");
+  EXPECT_EQ(v["current"], 0) << "the loser chooses";
   EXPECT_EQ(m.state().to_act(), SeatSet::of(0));
   EXPECT_EQ(m.state().legal_actions(0).size(), 3u);
   EXPECT_EQ(gibbon(m, 0)["losses"], 1);
