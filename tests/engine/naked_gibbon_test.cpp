@@ -525,7 +525,16 @@ TEST(NakedGibbon, T16_SpotMoult) {
       start({{"TC", "5C", "6C"}, {"3C", "9S", "KD"}, kFillers[0], kFillers[1]}, {"7C", "5H", "X1"});
   play(m, 0, hands_up("TC"));
   const int discard = view(m, 1)["discard"].get<int>();
-  play(m, 1, spot_moult("3C", 1));
+  Events ev;
+  ASSERT_FALSE(m.apply(1, *game().action_from_json(spot_moult("3C", 1)), ev));
+  for (const Event& e : ev.list()) {
+    for (const char* hidden : {"9S", "KD", "9\u2660", "K\u2666"}) {
+      EXPECT_EQ(e.body.dump().find(hidden), std::string::npos) << "moult discards stay hidden";
+    }
+    if (e.body["type"] == "drew") {
+      EXPECT_EQ(e.to.seats, SeatSet::of(1));
+    }
+  }
   expect_slots(m, 1, {nullptr, "3C", nullptr}, {false, false, false});
   EXPECT_EQ(gibbon(m, 1)["hand"], json({"5H", "X1"}));
   EXPECT_EQ(view(m, 1)["discard"], discard + 2);
