@@ -78,6 +78,8 @@ struct GameSeats {
   int seats;
 };
 
+void PrintTo(const GameSeats& g, std::ostream* os) { *os << g.game << " with " << g.seats; }
+
 std::vector<GameSeats> every_game_and_seat_count() {
   std::vector<GameSeats> out;
   for (const Game* g : Registry::builtin().games()) {
@@ -439,6 +441,11 @@ TEST_F(ServerTest, OversizedFrameClosesOnlyThatConnection) {
 }
 
 TEST_F(ServerTest, FloodIsRateLimitedThenClosed) {
+  Config c = test_config();
+  c.messages_per_second = Config{}.messages_per_second;
+  c.message_burst = Config{}.message_burst;
+  server_->stop();
+  start_server(c);
   Player a = player("Andrea");
   auto flood = connect();
   for (int i = 0; i < 200; ++i) flood->send({{"type", "ping"}, {"id", i}});
