@@ -274,6 +274,13 @@ void Room::changed(const std::vector<Event>* events) {
 }
 
 void Room::arm_window() {
+  // Remember a window that just closed, for late moves (see action()).
+  const auto now_open = status_ == RoomStatus::kPlaying ? match_.state().window() : std::nullopt;
+  if (open_window_ && (!now_open || now_open->id != open_window_->id)) {
+    last_closed_ = ClosedWindow{open_window_->name, open_window_->seats,
+                                std::chrono::steady_clock::now()};
+  }
+  open_window_ = now_open;
   if (status_ != RoomStatus::kPlaying) {
     window_timer_.cancel();
     armed_window_.reset();
@@ -522,7 +529,15 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
     if (!a) return fail(*c, id, a.error().code, a.error().message);
     if (a->is_timeout()) return fail(*c, id, "not_allowed", "only the server closes windows");
     Events events;
-    if (auto err = match_.apply(*seat, *a, events)) return fail(*c, id, err->code, err->message);
+    if (auto err = match_.apply(*seat, *a, events)) {
+      // A move for a window that closed a moment ago lost the race: say so plainly.
+      if (err->code == "not_your_turn" && last_closed_ && last_closed_->seats.contains(*seat) &&
+          std::chrono::steady_clock::now() - last_closed_->at < std::chrono::seconds(3)) {
+        return fail(*c, id, "window_closed", "too late: the " + last_closed_->name +
+                                                 " window has closed");
+      }
+      return fail(*c, id, err->code, err->message);
+    }
     reply(*c, id, {{"type", "ok"}, {"version", version_ + 1}});
     changed(&events.list());
   });

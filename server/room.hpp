@@ -111,6 +111,14 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<std::int32_t> armed_window_;
   std::int64_t window_ends_at_ms_ = 0;
   std::chrono::steady_clock::time_point window_ends_at_;
+  // The last window that closed, so a move that arrives just too late is told so.
+  struct ClosedWindow {
+    std::string name;
+    SeatSet seats;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::optional<ClosedWindow> last_closed_;
+  std::optional<Window> open_window_;
   asio::steady_timer bot_timer_;
   bool bots_pending_ = false;
   Rng bot_rng_;
