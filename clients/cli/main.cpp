@@ -198,14 +198,16 @@ class Client {
   // A request is done when its reply came, and for joined or spectating also the state that
   // follows it at once.
   bool awaiting_reply() const {
-    return (reply_id_.has_value() || awaiting_state_) && Clock::now() < reply_deadline_;
+    return (reply_id_.has_value() || awaiting_state_ || !raw_ids_.empty()) &&
+           Clock::now() < reply_deadline_;
   }
 
   // Whether the next line may run now. Scripted input runs one request at a time, and a move
-  // number (or `wait`) holds until there is something to play.
+  // number (or `wait`) holds until there is something to play. Raw JSON lines go out at once.
   bool ready_for(const std::string& line) {
+    if (flags_.json_mode) return true;
     if (awaiting_reply()) return false;
-    if (flags_.json_mode || interactive_) return true;
+    if (interactive_) return true;
     const auto w = words(line);
     if (w.empty() || (!all_digits(w[0]) && w[0] != "wait")) return true;
     if (room_.empty() || game_over_) return true;  // the command will say why not
@@ -237,6 +239,11 @@ class Client {
     if (!message.is_object()) {
       std::cerr << "not a JSON object: " << line << "\n";
       return;
+    }
+    // Remembered so the client does not quit at the end of the input before the replies came.
+    if (message.contains("id")) {
+      raw_ids_.push_back(message["id"]);
+      reply_deadline_ = Clock::now() + 10s;
     }
     send(message);
   }
@@ -347,6 +354,7 @@ class Client {
 
   void show(const json& m) {
     if (m.contains("id") && reply_id_ && m["id"] == json(*reply_id_)) reply_id_.reset();
+    if (m.contains("id")) std::erase(raw_ids_, m["id"]);
     const std::string type = m.value("type", "");
     if (type == "joined" && m["token"].is_string()) {
       tokens_.put(m.value("room", ""), m.value("seat", -1), m["token"].get<std::string>(),
@@ -418,6 +426,7 @@ class Client {
   std::deque<std::string> lines_;
   std::optional<std::string> reply_id_;
   bool awaiting_state_ = false;
+  std::vector<json> raw_ids_;  // ids of raw JSON requests not answered yet
   Clock::time_point reply_deadline_;
   std::int64_t next_id_ = 1;
   std::string room_;

@@ -149,6 +149,24 @@ TEST_F(CampfireCli, JsonModeSpeaksTheRawProtocol) {
   EXPECT_EQ(cli.wait(30s), 0) << cli.output();
 }
 
+// A script may pipe requests and close its end at once: every reply still arrives before exit.
+TEST_F(CampfireCli, JsonModeAnswersEveryRequestBeforeQuitting) {
+  Process cli(cli_args({"--json"}));
+  cli.write(R"({"type":"list_games","id":1})"
+            "\n"
+            R"({"type":"ping","id":"p"})"
+            "\n"
+            "not json\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  std::vector<std::string> types;
+  for (const auto& line : lines_starting(cli.output(), "{")) {
+    types.push_back(json::parse("{" + line).value("type", ""));
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"welcome", "games", "pong"})) << cli.output();
+  EXPECT_TRUE(has(cli.output(), "not a JSON object: not json")) << cli.output();
+}
+
 // A spectator sees the public view and the events in words, and is never offered a move.
 TEST_F(CampfireCli, SpectatorWatchesAGameToTheEnd) {
   client::Connection player("127.0.0.1", port_);
