@@ -72,7 +72,7 @@ class Bot:
         self.room, self.seat, self.token = joined["room"], joined["seat"], joined["token"]
         print(f"room {self.room} seat {self.seat}", flush=True)
         if self.args.fill_bots and not self.args.room:
-            self.start_sent = True  # below, once the bots are seated
+            self.start_sent = True  # started just below, once the bots are seated
             for _ in range(self.args.seats - 1):
                 await self.request(ws, {"type": "add_bot", "room": self.room})
             await self.request(ws, {"type": "start", "room": self.room})
