@@ -30,6 +30,11 @@ struct Connection::Impl {
   beast::flat_buffer buffer;
   std::deque<std::string> pending;  // messages read while waiting for a reply
   bool is_open = false;
+  // A read outlives a receive() that timed out: cancelling a WebSocket read would leave the stream
+  // unusable, so the next receive() waits on the same read instead of starting another.
+  bool reading = false;
+  beast::error_code read_result;
+  bool read_done = false;
 
   template <class F>
   auto with_stream(F&& f) {
@@ -44,18 +49,35 @@ Connection::Connection(const std::string& host, std::uint16_t port, bool tls, bo
   tcp::resolver resolver(impl_->ioc);
   const auto endpoints = resolver.resolve(host, std::to_string(port));
   const std::string host_header = host + ":" + std::to_string(port);
+  // Each step runs asynchronously under a deadline: a server that accepts the TCP connection
+  // but never answers must not hang the client.
+  const auto step = [this](auto& lowest, auto start) {
+    beast::error_code ec;
+    lowest.expires_after(std::chrono::seconds(10));
+    start([&ec](beast::error_code e, auto&&...) { ec = e; });
+    impl_->ioc.restart();
+    impl_->ioc.run();
+    lowest.expires_never();
+    if (ec) throw beast::system_error(ec);
+  };
   if (tls) {
     impl_->ssl.set_verify_mode(insecure ? asio::ssl::verify_none : asio::ssl::verify_peer);
     if (!insecure) impl_->ssl.set_default_verify_paths();
     impl_->secure = std::make_unique<TlsStream>(impl_->ioc, impl_->ssl);
-    beast::get_lowest_layer(*impl_->secure).connect(endpoints);
-    SSL_set_tlsext_host_name(impl_->secure->next_layer().native_handle(), host.c_str());
-    impl_->secure->next_layer().handshake(asio::ssl::stream_base::client);
-    impl_->secure->handshake(host_header, path);
+    auto& ws = *impl_->secure;
+    auto& lowest = beast::get_lowest_layer(ws);
+    step(lowest, [&](auto handler) { lowest.async_connect(endpoints, handler); });
+    SSL_set_tlsext_host_name(ws.next_layer().native_handle(), host.c_str());
+    step(lowest, [&](auto handler) {
+      ws.next_layer().async_handshake(asio::ssl::stream_base::client, handler);
+    });
+    step(lowest, [&](auto handler) { ws.async_handshake(host_header, path, handler); });
   } else {
     impl_->plain = std::make_unique<PlainStream>(impl_->ioc);
-    beast::get_lowest_layer(*impl_->plain).connect(endpoints);
-    impl_->plain->handshake(host_header, path);
+    auto& ws = *impl_->plain;
+    auto& lowest = beast::get_lowest_layer(ws);
+    step(lowest, [&](auto handler) { lowest.async_connect(endpoints, handler); });
+    step(lowest, [&](auto handler) { ws.async_handshake(host_header, path, handler); });
   }
   impl_->with_stream([](auto& ws) {
     ws.read_message_max(64 * 1024 * 1024);
@@ -64,9 +86,13 @@ Connection::Connection(const std::string& host, std::uint16_t port, bool tls, bo
   impl_->is_open = true;
 }
 
-Connection::~Connection() { close(); }
+Connection::~Connection() {
+  close();
+}
 
-void Connection::send(const json& message) { send_text(message.dump()); }
+void Connection::send(const json& message) {
+  send_text(message.dump());
+}
 
 void Connection::send_text(const std::string& text) {
   impl_->with_stream([&](auto& ws) {
@@ -91,32 +117,26 @@ std::optional<std::string> Connection::receive_text(std::chrono::milliseconds ti
     return front;
   }
   if (!impl_->is_open) return std::nullopt;
-  beast::error_code result = asio::error::would_block;
-  bool done = false;
-  impl_->with_stream([&](auto& ws) {
-    ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
-      result = ec;
-      done = true;
-    });
-    return 0;
-  });
-  impl_->ioc.restart();
-  impl_->ioc.run_for(timeout);
-  if (!done) {
-    // Timed out: abandon the read by cancelling it, then let the cancellation finish.
-    impl_->with_stream([](auto& ws) {
-      beast::get_lowest_layer(ws).socket().cancel();
+  if (!impl_->reading) {
+    impl_->reading = true;
+    impl_->read_done = false;
+    impl_->with_stream([&](auto& ws) {
+      ws.async_read(impl_->buffer, [impl = impl_.get()](beast::error_code ec, std::size_t) {
+        impl->read_result = ec;
+        impl->read_done = true;
+      });
       return 0;
     });
-    impl_->ioc.restart();
-    impl_->ioc.run();
-    if (result == asio::error::operation_aborted) {
-      // A cancelled WebSocket read leaves the stream unusable; this connection is done.
-      impl_->is_open = false;
-    }
-    return std::nullopt;
   }
-  if (result) {
+  impl_->ioc.restart();
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!impl_->read_done && std::chrono::steady_clock::now() < deadline &&
+         !impl_->ioc.stopped()) {
+    impl_->ioc.run_one_until(deadline);
+  }
+  if (!impl_->read_done) return std::nullopt;  // the read stays pending for the next call
+  impl_->reading = false;
+  if (impl_->read_result) {
     impl_->is_open = false;
     return std::nullopt;
   }
@@ -155,16 +175,58 @@ std::optional<json> Connection::request(json message, std::chrono::milliseconds 
   return found;
 }
 
-bool Connection::open() const { return impl_->is_open; }
+bool Connection::open() const {
+  return impl_->is_open;
+}
 
 void Connection::close() {
   if (!impl_ || !impl_->is_open) return;
   impl_->is_open = false;
   beast::error_code ec;
+  if (!impl_->reading) {
+    impl_->with_stream([&](auto& ws) {
+      ws.close(websocket::close_code::normal, ec);
+      return 0;
+    });
+    return;
+  }
+  // A read is pending: close asynchronously so that read receives the server's close frame,
+  // and give up on a peer that does not answer in time.
+  bool closed = false;
   impl_->with_stream([&](auto& ws) {
-    ws.close(websocket::close_code::normal, ec);
+    ws.async_close(websocket::close_code::normal, [&](beast::error_code) { closed = true; });
     return 0;
   });
+  impl_->ioc.restart();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while ((!closed || !impl_->read_done) && std::chrono::steady_clock::now() < deadline) {
+    if (impl_->ioc.run_one_until(deadline) == 0) break;
+  }
+  if (!closed || !impl_->read_done) {
+    impl_->with_stream([&](auto& ws) {
+      beast::get_lowest_layer(ws).socket().close(ec);
+      return 0;
+    });
+    impl_->ioc.restart();
+    impl_->ioc.run_for(std::chrono::milliseconds(100));
+  }
+  impl_->reading = false;
+}
+
+void Connection::abort() {
+  if (!impl_ || !impl_->is_open) return;
+  impl_->is_open = false;
+  impl_->with_stream([](auto& ws) {
+    beast::error_code ignored;
+    auto& socket = beast::get_lowest_layer(ws).socket();
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+    return 0;
+  });
+  // Let a pending read see the closed socket, so nothing refers to it afterwards.
+  impl_->ioc.restart();
+  impl_->ioc.poll();
+  impl_->reading = false;
 }
 
 }  // namespace campfire::client

@@ -1,0 +1,327 @@
+// campfire-bot: the reference bot. It plays any registered game over the public protocol, from
+// the legal action lists alone, and exits with the result: 0 when every game it set out to play
+// finished, 1 on any error.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "clients/bot/strategy.hpp"
+#include "clients/common/connection.hpp"
+#include "clients/common/pacer.hpp"
+#include "engine/core/rng.hpp"
+
+namespace {
+
+using campfire::client::Connection;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+struct Flags {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  std::string name = "campfire-bot";
+  std::string game = "pinocchio";
+  int seats = 0;
+  std::string options = "{}";
+  std::string room;
+  bool fill_bots = false;
+  std::string strategy = "random";
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> deal_seed;
+  int games = 1;
+  bool tls = false;
+  bool insecure = false;
+  bool quiet = false;
+  int idle_timeout_s = 300;
+  int drop_after = 0;
+};
+
+// A request the server refused, or a connection that could not be (re)established.
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string describe_error(const json& e) {
+  return e.value("code", std::string("error")) + ": " + e.value("message", std::string());
+}
+
+class Bot {
+ public:
+  Bot(Flags flags, std::unique_ptr<campfire::bot::Strategy> strategy, std::uint64_t seed)
+      : flags_(std::move(flags)), strategy_(std::move(strategy)), rng_(seed) {}
+
+  // Plays one game to its end; returns true when this seat is among the winners.
+  bool play_one() {
+    room_.clear();
+    token_.clear();
+    seat_ = -1;
+    acted_version_ = -1;
+    actions_sent_ = 0;
+    dropped_once_ = false;
+    start_sent_ = false;
+    refusals_ = 0;
+    connect();
+    take_seat();
+    return play();
+  }
+
+ private:
+  void say(const std::string& line) const {
+    if (!flags_.quiet) std::cout << line << std::endl;
+  }
+
+  void connect() {
+    conn_ = std::make_unique<Connection>(flags_.host, flags_.port, flags_.tls, flags_.insecure);
+    pacer_.wait();
+    const auto welcome =
+        conn_->request({{"type", "hello"}, {"protocol", 1}, {"name", flags_.name}});
+    if (!welcome) throw Failure("no answer to hello");
+    if (welcome->value("type", "") == "error") throw Failure(describe_error(*welcome));
+  }
+
+  json must(json request) {
+    const std::string what = request.value("type", "");
+    pacer_.wait();
+    auto reply = conn_->request(std::move(request), 10s);
+    if (!reply) throw Failure("no answer to " + what);
+    if (reply->value("type", "") == "error")
+      throw Failure(what + " refused: " + describe_error(*reply));
+    return *reply;
+  }
+
+  void take_seat() {
+    json joined;
+    if (!flags_.room.empty()) {
+      joined = must({{"type", "join"}, {"room", flags_.room}});
+    } else {
+      json create = {{"type", "create_room"}, {"game", flags_.game}, {"seats", flags_.seats}};
+      json options = json::parse(flags_.options);
+      if (!options.empty()) create["options"] = options;
+      if (flags_.deal_seed) create["seed"] = *flags_.deal_seed;
+      joined = must(create);
+    }
+    room_ = joined.value("room", "");
+    seat_ = joined.value("seat", -1);
+    token_ = joined.value("token", "");
+    creator_ = flags_.room.empty();
+    // Printed even when quiet: whoever launched the other players needs the code.
+    std::cout << "room " << room_ << " seat " << seat_ << std::endl;
+    if (creator_ && flags_.fill_bots) {
+      for (int s = 0; s < flags_.seats; ++s) {
+        if (s != seat_) must({{"type", "add_bot"}, {"room", room_}, {"seat", s}});
+      }
+      must({{"type", "start"}, {"room", room_}});
+      start_sent_ = true;
+    }
+  }
+
+  // Reconnects and takes the seat back with its token, as PROTOCOL.md's "Writing a bot" says.
+  void rejoin() {
+    auto backoff = 100ms;
+    for (int attempt = 1;; ++attempt) {
+      try {
+        connect();
+        must({{"type", "rejoin"}, {"room", room_}, {"token", token_}});
+        say("rejoined room " + room_ + " as seat " + std::to_string(seat_));
+        acted_version_ = -1;
+        return;
+      } catch (const std::exception& e) {
+        if (attempt == 10) throw Failure(std::string("cannot rejoin: ") + e.what());
+        say(std::string("reconnecting: ") + e.what());
+        std::this_thread::sleep_for(backoff);
+        backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+      }
+    }
+  }
+
+  void send(const json& message) {
+    pacer_.wait();
+    conn_->send(message);
+  }
+
+  bool play() {
+    auto last_heard = std::chrono::steady_clock::now();
+    for (;;) {
+      auto message = conn_->receive(1s);
+      if (!message) {
+        if (!conn_->open()) {
+          say("connection lost; rejoining");
+          rejoin();
+          last_heard = std::chrono::steady_clock::now();
+          continue;
+        }
+        if (std::chrono::steady_clock::now() - last_heard >
+            std::chrono::seconds(flags_.idle_timeout_s)) {
+          throw Failure("nothing happened for " + std::to_string(flags_.idle_timeout_s) + " s");
+        }
+        continue;
+      }
+      last_heard = std::chrono::steady_clock::now();
+      const std::string type = message->value("type", "");
+      if (type == "state") {
+        if (auto result = on_state(*message)) return finish(*result);
+      } else if (type == "game_over") {
+        return finish(message->at("result"));
+      } else if (type == "event") {
+        say("* " + message->at("event").value("text", ""));
+      } else if (type == "chat") {
+        say(message->value("name", "?") + ": " + message->value("text", ""));
+      } else if (type == "error") {
+        on_error(*message);
+      }
+    }
+  }
+
+  // Acts when the state asks for it, at most once per version; returns the result once over.
+  std::optional<json> on_state(const json& state) {
+    const std::string status = state.value("status", "");
+    if (status == "over" && state.contains("result")) return state["result"];
+    if (status == "waiting") {
+      const json& players = state["players"];
+      const bool full =
+          std::all_of(players.begin(), players.end(), [](const json& p) { return !p.is_null(); });
+      if (creator_ && full && !start_sent_) {
+        send({{"type", "start"}, {"id", "start"}, {"room", room_}});
+        start_sent_ = true;
+      }
+      return std::nullopt;
+    }
+    const json& legal = state["legal"];
+    const long long version = state.value("version", 0LL);
+    if (status != "playing" || legal.empty() || version <= acted_version_) return std::nullopt;
+    const std::size_t pick = strategy_->choose(state["view"], legal, rng_);
+    acted_version_ = version;
+    if (!flags_.quiet) {
+      const json& labels = state["labels"];
+      std::cout << "> "
+                << (pick < labels.size() ? labels[pick].get<std::string>() : legal[pick].dump())
+                << std::endl;
+    }
+    send({{"type", "action"},
+          {"id", "act-" + std::to_string(version)},
+          {"room", room_},
+          {"version", version},
+          {"action", legal[pick]}});
+    ++actions_sent_;
+    if (flags_.drop_after > 0 && actions_sent_ == flags_.drop_after && !dropped_once_) {
+      // Simulates a failing network once per game, to exercise the rejoin path.
+      dropped_once_ = true;
+      conn_->abort();
+    }
+    return std::nullopt;
+  }
+
+  void on_error(const json& error) {
+    const std::string code = error.value("code", "");
+    if (code == "replaced") throw Failure("our seat was taken over by another connection");
+    // A refused action (a window closed, the room moved on) is answered by the next state; ask
+    // for one so a lost update cannot leave the bot waiting, and allow acting on it again.
+    say("refused: " + describe_error(error));
+    if (code == "already_started") return;  // another player started first
+    if (++refusals_ > 20) throw Failure("too many refusals: " + describe_error(error));
+    if (code == "rate_limited") std::this_thread::sleep_for(1s);
+    acted_version_ = -1;
+    send({{"type", "sync"}, {"room", room_}});
+  }
+
+  bool finish(const json& result) {
+    const json& places = result["places"];
+    const bool seated = seat_ >= 0 && static_cast<std::size_t>(seat_) < places.size();
+    const int place = seated ? places[static_cast<std::size_t>(seat_)].get<int>() : 0;
+    bool won = false;
+    for (const json& w : result["winners"]) won |= w.get<int>() == seat_;
+    std::cout << "game over in room " << room_ << ": seat " << seat_ << " placed " << place
+              << " of " << places.size() << (won ? ", won" : ", did not win") << std::endl;
+    const json line = {
+        {"room", room_}, {"seat", seat_}, {"place", place}, {"won", won}, {"result", result}};
+    std::cout << "result " << line.dump() << std::endl;
+    conn_->close();
+    return won;
+  }
+
+  Flags flags_;
+  std::unique_ptr<campfire::bot::Strategy> strategy_;
+  campfire::Rng rng_;
+  std::unique_ptr<Connection> conn_;
+  campfire::client::Pacer pacer_;
+  std::string room_;
+  std::string token_;
+  int seat_ = -1;
+  bool creator_ = false;
+  bool start_sent_ = false;
+  long long acted_version_ = -1;
+  int actions_sent_ = 0;
+  bool dropped_once_ = false;
+  int refusals_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  CLI::App app{"campfire-bot: plays Campfire games over the protocol from the legal actions alone"};
+  app.add_option("--host", flags.host, "server host");
+  app.add_option("--port", flags.port, "server port");
+  app.add_option("--name", flags.name, "display name");
+  app.add_option("--game", flags.game, "game to create (ignored with --room)");
+  app.add_option("--seats", flags.seats, "seats of the room to create")->check(CLI::Range(1, 64));
+  app.add_option("--options", flags.options, "game options as a JSON object");
+  auto* room = app.add_option("--room", flags.room, "join this room instead of creating one");
+  app.add_flag("--fill-bots", flags.fill_bots,
+               "fill the other seats with server bots and start at once")
+      ->excludes(room);
+  app.add_option("--strategy", flags.strategy, "move-choosing strategy")
+      ->check(CLI::IsMember(campfire::bot::strategy_names()));
+  app.add_option("--seed", flags.seed, "seed of the strategy's choices (random when absent)");
+  app.add_option("--deal-seed", flags.deal_seed,
+                 "seed of the room's shuffle (servers in test mode only)");
+  app.add_option("--games", flags.games, "games to play one after the other")
+      ->check(CLI::Range(1, 1000000));
+  app.add_flag("--tls", flags.tls, "connect with wss://");
+  app.add_flag("--insecure", flags.insecure, "do not verify the server's certificate");
+  app.add_flag("--quiet", flags.quiet, "print only the room and the result");
+  app.add_option("--idle-timeout", flags.idle_timeout_s,
+                 "give up after this many seconds without a message")
+      ->check(CLI::Range(1, 86400));
+  app.add_option("--drop-after", flags.drop_after,
+                 "drop the connection once after this many actions (tests the rejoin path)")
+      ->check(CLI::Range(0, 1000000));
+  CLI11_PARSE(app, argc, argv);
+
+  if (flags.room.empty() && flags.seats == 0) {
+    std::cerr << "campfire-bot: --seats is needed to create a room (or give --room)\n";
+    return 2;
+  }
+  if (!flags.room.empty() && flags.games != 1) {
+    std::cerr << "campfire-bot: --games works only when the bot creates its rooms\n";
+    return 2;
+  }
+  try {
+    if (!json::parse(flags.options).is_object()) throw std::invalid_argument("not an object");
+  } catch (const std::exception&) {
+    std::cerr << "campfire-bot: --options must be a JSON object\n";
+    return 2;
+  }
+  const std::uint64_t seed = flags.seed.value_or(std::random_device{}());
+  if (!flags.quiet) std::cout << "strategy " << flags.strategy << " seed " << seed << std::endl;
+
+  Bot bot(flags, campfire::bot::make_strategy(flags.strategy), seed);
+  int wins = 0;
+  try {
+    for (int g = 0; g < flags.games; ++g) wins += bot.play_one() ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "campfire-bot: " << e.what() << std::endl;
+    return 1;
+  }
+  if (flags.games > 1)
+    std::cout << "won " << wins << " of " << flags.games << " games" << std::endl;
+  return 0;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""A Campfire bot in a few lines of Python, written from protocol/PROTOCOL.md alone.
+
+It creates a room (or joins one with --room), plays random legal actions until the game is
+over, prints the result and exits 0. A dropped connection is resumed with the seat token.
+
+    /usr/bin/python3 bot.py --port 8080 --seats 3 --fill-bots
+    /usr/bin/python3 bot.py --port 8080 --room K7QX2M
+
+Needs only the standard library and websockets (Debian's python3-websockets).
+"""
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+
+import websockets
+
+
+class Refused(Exception):
+    """The server answered a request with an error."""
+
+
+class Bot:
+    def __init__(self, args):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.next_id = 0
+        self.room = args.room
+        self.token = None
+        self.seat = None
+        self.acted_version = -1
+        self.start_sent = False
+        self.last_send = 0.0
+
+    async def send(self, ws, message):
+        # Stay under the server's rate limit (20 messages per second): fast opponents, such as
+        # server bots that do not think, would otherwise make us flood.
+        delay = self.last_send + 0.06 - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.last_send = time.monotonic()
+        await ws.send(json.dumps(message))
+
+    async def request(self, ws, message):
+        """Sends a request and waits for the reply with the same id; pushes in between are
+        handled as they come."""
+        self.next_id += 1
+        message["id"] = self.next_id
+        await self.send(ws, message)
+        while True:
+            reply = json.loads(await ws.recv())
+            if reply.get("id") == self.next_id:
+                if reply["type"] == "error":
+                    raise Refused(f"{message['type']}: {reply['code']}: {reply['message']}")
+                return reply
+            await self.on_push(ws, reply)
+
+    async def connect(self):
+        ws = await websockets.connect(f"ws://{self.args.host}:{self.args.port}/ws")
+        await self.request(ws, {"type": "hello", "protocol": 1, "name": self.args.name})
+        return ws
+
+    async def take_seat(self, ws):
+        if self.room:
+            joined = await self.request(ws, {"type": "join", "room": self.room})
+        else:
+            joined = await self.request(ws, {"type": "create_room", "game": self.args.game,
+                                             "seats": self.args.seats})
+        self.room, self.seat, self.token = joined["room"], joined["seat"], joined["token"]
+        print(f"room {self.room} seat {self.seat}", flush=True)
+        if self.args.fill_bots and not self.args.room:
+            self.start_sent = True  # started just below, once the bots are seated
+            for _ in range(self.args.seats - 1):
+                await self.request(ws, {"type": "add_bot", "room": self.room})
+            await self.request(ws, {"type": "start", "room": self.room})
+
+    async def on_push(self, ws, message):
+        """Handles a pushed message; returns the result once the game is over."""
+        kind = message["type"]
+        if kind == "event":
+            print("*", message["event"]["text"], flush=True)
+        elif kind == "game_over":
+            return message["result"]
+        elif kind == "state":
+            if message["status"] == "over":
+                return message.get("result")
+            # The creator starts once every seat is taken.
+            if (message["status"] == "waiting" and not self.args.room and not self.start_sent
+                    and None not in message["players"]):
+                self.start_sent = True
+                await self.send(ws, {"type": "start", "room": self.room})
+            # Act once per state version, and only when there is something to choose.
+            if message["legal"] and message["version"] > self.acted_version:
+                self.acted_version = message["version"]
+                i = self.rng.randrange(len(message["legal"]))
+                print(">", message["labels"][i], flush=True)
+                await self.send(ws, {"type": "action", "room": self.room,
+                                     "version": message["version"],
+                                     "action": message["legal"][i]})
+        elif kind == "error":
+            print("refused:", message["code"], message["message"], flush=True)
+            if message["code"] == "replaced":
+                raise Refused("our seat was resumed elsewhere")
+            self.acted_version = -1
+            await self.send(ws, {"type": "sync", "room": self.room})
+        return None
+
+    async def play(self):
+        ws = await self.connect()
+        await self.take_seat(ws)
+        while True:
+            try:
+                result = await self.on_push(ws, json.loads(await ws.recv()))
+                if result is not None:
+                    await ws.close()
+                    return result
+            except websockets.ConnectionClosed:
+                print("connection lost; rejoining", flush=True)
+                ws = await self.connect()
+                await self.request(ws, {"type": "rejoin", "room": self.room,
+                                        "token": self.token})
+                self.acted_version = -1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--name", default="python-bot")
+    parser.add_argument("--game", default="pinocchio")
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--room", help="join this room instead of creating one")
+    parser.add_argument("--fill-bots", action="store_true",
+                        help="fill the other seats with server bots and start")
+    parser.add_argument("--seed", type=int, help="seed of the random choices")
+    args = parser.parse_args()
+    bot = Bot(args)
+    try:
+        result = asyncio.run(bot.play())
+    except (Refused, OSError, websockets.WebSocketException) as e:
+        print("error:", e, file=sys.stderr)
+        return 1
+    won = bot.seat in result["winners"]
+    print(f"game over: seat {bot.seat} placed {result['places'][bot.seat]} of "
+          f"{len(result['places'])}, {'won' if won else 'did not win'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
