@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
+#include <chrono>
+#include <future>
 #include <boost/beast/core/bind_handler.hpp>
 
 #include "server/http_session.hpp"
@@ -21,10 +23,15 @@ Listener::Listener(ServerContext& ctx, boost::asio::ip::tcp::endpoint endpoint)
 void Listener::run() { do_accept(); }
 
 void Listener::stop() {
-  boost::asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
+  // Close on the acceptor's strand and wait for it, so no connection is accepted after stop().
+  auto closed = std::make_shared<std::promise<void>>();
+  auto done = closed->get_future();
+  boost::asio::post(acceptor_.get_executor(), [self = shared_from_this(), closed] {
     boost::system::error_code ec;
     self->acceptor_.close(ec);
+    closed->set_value();
   });
+  done.wait_for(std::chrono::seconds(2));
 }
 
 void Listener::do_accept() {

@@ -221,6 +221,9 @@ std::string Room::state_frame(int seat) const {
 
 void Room::changed(const std::vector<Event>* events) {
   ++version_;
+  // The last state of a game already says it is over and carries the result.
+  const bool just_finished = status_ == RoomStatus::kPlaying && match_.state().over();
+  if (just_finished) status_ = RoomStatus::kOver;
   arm_window();
   // Every seat gets its own events and view; spectators share one public copy of each.
   for (std::size_t s = 0; s < seats_.size(); ++s) {
@@ -256,8 +259,7 @@ void Room::changed(const std::vector<Event>* events) {
       }
     }
   }
-  if (status_ == RoomStatus::kPlaying && match_.state().over()) {
-    status_ = RoomStatus::kOver;
+  if (just_finished) {
     const Frame over = make_frame(dump({{"type", "game_over"},
                                         {"room", code_},
                                         {"result", match_.state().result().to_json()}}));

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <future>
 #include <boost/asio/signal_set.hpp>
 #include <filesystem>
 
@@ -12,11 +14,17 @@ namespace campfire::server {
 
 Server::Server(Config config)
     : config_(std::move(config)),
-      ioc_(config_.threads),
-      ctx_(std::make_unique<ServerContext>(ioc_, config_)),
-      sweeper_(ioc_) {}
+      ioc_(std::make_unique<boost::asio::io_context>(config_.threads)),
+      ctx_(std::make_unique<ServerContext>(*ioc_, config_)),
+      sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {}
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+  listener_.reset();
+  sweeper_.reset();
+  ioc_.reset();
+  ctx_.reset();
+}
 
 std::uint16_t Server::start() {
   const auto address = boost::asio::ip::make_address(config_.bind);
@@ -24,7 +32,7 @@ std::uint16_t Server::start() {
   listener_->run();
   sweep_later();
   for (int i = 0; i < config_.threads; ++i) {
-    threads_.emplace_back([this] { ioc_.run(); });
+    threads_.emplace_back([this] { ioc_->run(); });
   }
   spdlog::info("listening on {}:{} with {} threads{}", config_.bind, listener_->port(),
                config_.threads, config_.test_mode ? " (test mode)" : "");
@@ -32,8 +40,8 @@ std::uint16_t Server::start() {
 }
 
 void Server::sweep_later() {
-  sweeper_.expires_after(std::chrono::seconds(30));
-  sweeper_.async_wait([this](boost::system::error_code ec) {
+  sweeper_->expires_after(std::chrono::seconds(30));
+  sweeper_->async_wait([this](boost::system::error_code ec) {
     if (ec) return;
     ctx_->lobby.sweep();
     sweep_later();
@@ -55,7 +63,7 @@ void Server::stop() {
   stopped_ = true;
   ctx_->draining = true;
   if (listener_) listener_->stop();
-  sweeper_.cancel();
+  boost::asio::post(*ioc_, [this] { sweeper_->cancel(); });
   ctx_->close_all();
   ctx_->lobby.shutdown();
   // Give close handshakes and queued writes a moment, then stop the threads.
@@ -63,7 +71,7 @@ void Server::stop() {
   while (ctx_->connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  ioc_.stop();
+  ioc_->stop();
   for (auto& t : threads_) t.join();
   threads_.clear();
   spdlog::info("stopped");

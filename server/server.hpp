@@ -34,10 +34,12 @@ class Server {
   void sweep_later();
 
   Config config_;
-  boost::asio::io_context ioc_;
+  // Held by pointer so the destructor can end the io_context (and the sessions its pending
+  // handlers keep alive) while the context those sessions use still exists.
+  std::unique_ptr<boost::asio::io_context> ioc_;
   std::unique_ptr<ServerContext> ctx_;
   std::shared_ptr<Listener> listener_;
-  boost::asio::steady_timer sweeper_;
+  std::unique_ptr<boost::asio::steady_timer> sweeper_;
   std::vector<std::thread> threads_;
   bool stopped_ = false;
 };

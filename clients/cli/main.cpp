@@ -210,9 +210,9 @@ class Client {
     if (interactive_) return true;
     const auto w = words(line);
     if (w.empty() || (!all_digits(w[0]) && w[0] != "wait")) return true;
+    // The final state says "over" just before game_over arrives; wait for game_over itself.
     if (room_.empty() || game_over_) return true;  // the command will say why not
-    const std::string status = state_.is_object() ? state_.value("status", "") : "";
-    return status == "over" || can_act();
+    return can_act();
   }
 
   bool can_act() const {

@@ -183,15 +183,8 @@ void Connection::close() {
   if (!impl_ || !impl_->is_open) return;
   impl_->is_open = false;
   beast::error_code ec;
-  if (!impl_->reading) {
-    impl_->with_stream([&](auto& ws) {
-      ws.close(websocket::close_code::normal, ec);
-      return 0;
-    });
-    return;
-  }
-  // A read is pending: close asynchronously so that read receives the server's close frame,
-  // and give up on a peer that does not answer in time.
+  // Close asynchronously, so a pending read receives the server's close frame, and give up on
+  // a peer that does not answer in time rather than block on it.
   bool closed = false;
   impl_->with_stream([&](auto& ws) {
     ws.async_close(websocket::close_code::normal, [&](beast::error_code) { closed = true; });
@@ -199,10 +192,11 @@ void Connection::close() {
   });
   impl_->ioc.restart();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while ((!closed || !impl_->read_done) && std::chrono::steady_clock::now() < deadline) {
+  auto finished = [&] { return closed && (!impl_->reading || impl_->read_done); };
+  while (!finished() && std::chrono::steady_clock::now() < deadline) {
     if (impl_->ioc.run_one_until(deadline) == 0) break;
   }
-  if (!closed || !impl_->read_done) {
+  if (!finished()) {
     impl_->with_stream([&](auto& ws) {
       beast::get_lowest_layer(ws).socket().close(ec);
       return 0;

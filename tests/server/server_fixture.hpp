@@ -67,13 +67,12 @@ struct Player {
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override { start_server(test_config()); }
-  void TearDown() override {
-    if (server_) server_->stop();
-  }
+  void TearDown() override { server_.reset(); }
 
   void start_server(Config c) {
     spdlog::set_level(spdlog::level::warn);
     config_ = std::move(c);
+    server_.reset();
     server_ = std::make_unique<Server>(config_);
     port_ = server_->start();
   }

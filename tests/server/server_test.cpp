@@ -319,7 +319,6 @@ TEST_F(ServerTest, BadInputGetsItsErrorAndChangesNothing) {
 TEST_F(ServerTest, SeedAndDeckOrderNeedTestMode) {
   Config c = test_config();
   c.test_mode = false;
-  server_->stop();
   start_server(c);
   Player p = player("Andrea");
   const json r =
@@ -444,7 +443,6 @@ TEST_F(ServerTest, FloodIsRateLimitedThenClosed) {
   Config c = test_config();
   c.messages_per_second = Config{}.messages_per_second;
   c.message_burst = Config{}.message_burst;
-  server_->stop();
   start_server(c);
   Player a = player("Andrea");
   auto flood = connect();
@@ -466,7 +464,6 @@ TEST_F(ServerTest, SlowReaderIsDroppedWithoutDelayingOthers) {
   c.messages_per_second = 1e6;
   c.message_burst = 1e6;
   c.max_queued_frames = 64;
-  server_->stop();
   start_server(c);
   auto slow = connect();
   slow->send({{"type", "hello"}, {"protocol", 1}, {"name", "Slow"}});
