@@ -186,7 +186,7 @@ json Room::window_json() const {
           {"remainingMs", std::max<long long>(0, remaining)}};
 }
 
-std::string Room::state_frame(int seat) const {
+std::string Room::state_frame(int seat, std::size_t* legal_hash) const {
   const State& st = match_.state();
   json msg = {{"type", "state"},
               {"room", code_},
@@ -212,6 +212,7 @@ std::string Room::state_frame(int seat) const {
     }
   }
   msg["toAct"] = std::move(to_act);
+  if (legal_hash != nullptr) *legal_hash = std::hash<std::string>{}(legal.dump());
   msg["legal"] = std::move(legal);
   msg["labels"] = std::move(labels);
   msg["window"] = window_json();
@@ -238,7 +239,12 @@ void Room::changed(const std::vector<Event>* events) {
                                  {"event", render_event(e.body)}})));
       }
     }
-    c->send(make_frame(state_frame(static_cast<int>(s))));
+    std::size_t legal_hash = 0;
+    c->send(make_frame(state_frame(static_cast<int>(s), &legal_hash)));
+    if (legal_hash != seats_[s].legal_hash) {
+      seats_[s].legal_hash = legal_hash;
+      seats_[s].legal_since = version_;
+    }
   }
   if (!spectators_.empty()) {
     std::vector<Frame> public_events;
@@ -523,9 +529,12 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
       return fail(*c, id, "not_your_turn", "the game has not started yet");
     }
     if (status_ == RoomStatus::kOver) return fail(*c, id, "game_over", "the game is over");
-    if (version && *version != version_) {
+    // Stale only when what this seat may do changed after the state it acted on (others
+    // acting in a simultaneous window does not make a still-legal move stale).
+    const long long since = seats_[static_cast<std::size_t>(*seat)].legal_since;
+    if (version && (*version < since || *version > version_)) {
       return fail(*c, id, "stale",
-                  "the room moved on to version " + std::to_string(version_) + "; look again");
+                  "your choices changed at version " + std::to_string(since) + "; look again");
     }
     auto a = match_.game().action_from_json(action);
     if (!a) return fail(*c, id, a.error().code, a.error().message);

@@ -65,6 +65,10 @@ class Room : public std::enable_shared_from_this<Room> {
  private:
   struct SeatInfo {
     bool taken = false;
+    // The version at which this seat's legal actions last changed, and their hash: an action
+    // naming an older version is stale only if what the seat could do has changed since.
+    long long legal_since = 0;
+    std::size_t legal_hash = 0;
     std::string name;
     std::string token_hash;
     std::weak_ptr<Client> client;
@@ -86,7 +90,8 @@ class Room : public std::enable_shared_from_this<Room> {
   json render_event(const json& body) const;
   json players() const;
   json window_json() const;
-  std::string state_frame(int seat) const;
+  // A member's state message; `legal_hash` receives a hash of the seat's legal actions.
+  std::string state_frame(int seat, std::size_t* legal_hash = nullptr) const;
 
   // After every change: version, states (and events) to everyone, timers, bots, summary.
   void changed(const std::vector<Event>* events);
