@@ -104,7 +104,7 @@ class Server:
 
 def load(args, pin, port, mode_args, extra=(), server_pid=None):
     cmd = pin + [args.load, *map(str, mode_args), "--port", str(port),
-                 "--duration", str(args.duration), "--warmup", str(args.warmup), *extra]
+                 "--duration", str(args.duration), "--warmup", str(args.warmup), *map(str, extra)]
     if server_pid:
         cmd += ["--server-pid", str(server_pid)]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 240)

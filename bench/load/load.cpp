@@ -299,6 +299,7 @@ class Seat : public Connection<Seat> {
   bool queued_ = false;
   long long action_id_ = -1;
   long long target_version_ = -1;
+  long long acted_version_ = -1;
   Clock::time_point sent_at_{};
 
   friend class Worker;
@@ -412,8 +413,10 @@ void Seat::on_error(std::string_view m) {
   ++worker_.stats().error_codes[code];
   if (int_field(m, "id").value_or(-1) != action_id_ || !pending_) return;
   // The move was legal in the state this seat saw, so a refusal means the room has moved on
-  // (another seat was first in a simultaneous phase) and a newer state is on its way.
+  // (another seat was first in a simultaneous phase). The newer state may already be here: it
+  // arrived while the move was pending, so act on it now; otherwise it is on its way.
   pending_ = false;
+  if (version_ > acted_version_) maybe_act();
 }
 
 void Seat::maybe_act() {
@@ -429,6 +432,7 @@ void Seat::act(Clock::time_point t0) {
   const std::string& action = legal_[pick(worker_.rng())];
   action_id_ = next_id_++;
   target_version_ = -1;
+  acted_version_ = version_;
   pending_ = true;
   sent_at_ = t0;
   send(R"({"type":"action","id":)" + std::to_string(action_id_) + R"(,"room":")" + room_ +
