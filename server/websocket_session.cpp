@@ -315,7 +315,7 @@ void WebSocketSession::drop(const char* why) {
   closed_ = true;
   // The frame being written must outlive its write; the rest can go now.
   if (writing_) {
-    queue_.erase(queue_.begin() + 1, queue_.end());
+    queue_.erase(std::next(queue_.begin()), queue_.end());
   } else {
     queue_.clear();
   }

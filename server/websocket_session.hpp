@@ -7,7 +7,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include <chrono>
-#include <deque>
+#include <list>
 #include <memory>
 #include <string>
 
@@ -61,7 +61,9 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   ServerContext& ctx_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
   beast::flat_buffer buffer_;
-  std::deque<Frame> queue_;
+  // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
+  // connections sit idle with nothing queued.
+  std::list<Frame> queue_;
   bool writing_ = false;
   bool closed_ = false;
   bool closing_ = false;  // no more reads; close once the queue is written

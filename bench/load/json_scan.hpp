@@ -1,0 +1,121 @@
+// Reads the few fields the load generator needs straight from a frame's text, without building a
+// JSON tree: a seat gets a state for every move at its table and acts on only one in several.
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace campfire::load {
+
+namespace detail {
+
+inline void skip_space(std::string_view s, std::size_t& i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) ++i;
+}
+
+// Moves past one string starting at s[i] == '"'; false if it never closes.
+inline bool skip_string(std::string_view s, std::size_t& i) {
+  for (++i; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+    } else if (s[i] == '"') {
+      ++i;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Moves past one value (object, array, string or scalar) starting at s[i].
+inline bool skip_value(std::string_view s, std::size_t& i) {
+  if (i >= s.size()) return false;
+  if (s[i] == '"') return skip_string(s, i);
+  if (s[i] == '{' || s[i] == '[') {
+    int depth = 0;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '"') {
+        if (!skip_string(s, i)) return false;
+        continue;
+      }
+      if (c == '{' || c == '[') ++depth;
+      if (c == '}' || c == ']') {
+        if (--depth == 0) {
+          ++i;
+          return true;
+        }
+      }
+      ++i;
+    }
+    return false;
+  }
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']') ++i;
+  return true;
+}
+
+}  // namespace detail
+
+// The raw text of a top-level member's value (strings keep their quotes), if present.
+inline std::optional<std::string_view> field(std::string_view s, std::string_view key) {
+  std::size_t i = 0;
+  detail::skip_space(s, i);
+  if (i >= s.size() || s[i] != '{') return std::nullopt;
+  ++i;
+  while (true) {
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != '"') return std::nullopt;
+    const std::size_t key_start = i + 1;
+    if (!detail::skip_string(s, i)) return std::nullopt;
+    const std::string_view k = s.substr(key_start, i - key_start - 1);
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != ':') return std::nullopt;
+    ++i;
+    detail::skip_space(s, i);
+    const std::size_t value_start = i;
+    if (!detail::skip_value(s, i)) return std::nullopt;
+    if (k == key) return s.substr(value_start, i - value_start);
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != ',') return std::nullopt;
+    ++i;
+  }
+}
+
+// A string member without its quotes (escapes left as they are).
+inline std::string_view string_field(std::string_view s, std::string_view key) {
+  auto v = field(s, key);
+  if (!v || v->size() < 2 || v->front() != '"') return {};
+  return v->substr(1, v->size() - 2);
+}
+
+inline std::optional<long long> int_field(std::string_view s, std::string_view key) {
+  auto v = field(s, key);
+  if (!v) return std::nullopt;
+  long long out = 0;
+  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc()) return std::nullopt;
+  return out;
+}
+
+// The raw text of each element of a JSON array.
+inline std::vector<std::string_view> elements(std::string_view array) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  detail::skip_space(array, i);
+  if (i >= array.size() || array[i] != '[') return out;
+  ++i;
+  while (true) {
+    detail::skip_space(array, i);
+    if (i >= array.size() || array[i] == ']') return out;
+    const std::size_t start = i;
+    if (!detail::skip_value(array, i)) return out;
+    out.push_back(array.substr(start, i - start));
+    detail::skip_space(array, i);
+    if (i >= array.size() || array[i] != ',') return out;
+    ++i;
+  }
+}
+
+}  // namespace campfire::load

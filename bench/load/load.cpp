@@ -1,0 +1,677 @@
+// campfire-load: many protocol-speaking players (or echo clients) on a few threads, each thread an
+// io_context of its own so a connection, its table and its statistics never need a lock.
+// Beast compiles slowly, so the whole tool is this one translation unit.
+#include <CLI/CLI.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/load/json_scan.hpp"
+
+namespace campfire::load {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+enum class Mode { kHold, kPlay, kRate, kEcho };
+
+struct Options {
+  Mode mode = Mode::kPlay;
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  std::string game = "pinocchio";
+  int seats = 4;
+  long connections = 0;  // hold and echo
+  long rooms = 0;        // play and rate
+  double rate = 0;       // rate: actions per second offered
+  double duration = 5;
+  double warmup = 1;
+  double setup_timeout = 60;
+  int threads = 1;
+  int server_pid = 0;
+  std::size_t frame_bytes = 512;  // echo payload
+  int connect_window = 256;       // connections being opened at once per thread
+  bool echo_target = false;       // hold against the bare echo server
+};
+
+// What one thread saw; merged once the run is over.
+struct Stats {
+  std::uint64_t frames = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t games = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t failures = 0;  // connections that failed or closed
+  std::map<std::string, std::uint64_t> error_codes;
+  std::vector<std::uint32_t> latencies_us;
+
+  void merge(const Stats& o) {
+    frames += o.frames;
+    bytes += o.bytes;
+    games += o.games;
+    errors += o.errors;
+    failures += o.failures;
+    for (const auto& [k, v] : o.error_codes) error_codes[k] += v;
+    latencies_us.insert(latencies_us.end(), o.latencies_us.begin(), o.latencies_us.end());
+  }
+};
+
+// Shared by every thread: what to do and when the measured window is.
+struct Run {
+  Options opt;
+  tcp::endpoint endpoint;
+  std::atomic<long> ready{0};  // tables started, or echo connections open
+  std::atomic<Clock::rep> from{Clock::time_point::max().time_since_epoch().count()};
+  std::atomic<Clock::rep> until{Clock::time_point::max().time_since_epoch().count()};
+
+  bool measuring(Clock::time_point t) const {
+    const auto r = t.time_since_epoch().count();
+    return r >= from.load(std::memory_order_relaxed) && r < until.load(std::memory_order_relaxed);
+  }
+};
+
+class Seat;
+
+// One thread: its io_context, its statistics, the pace of an open loop, and a limit on how many
+// connections it opens at once (a burst of thousands would overflow the listen backlog).
+class Worker {
+ public:
+  Worker(Run& run, unsigned seed) : run_(run), timer_(ioc_), rng_(seed) {}
+
+  asio::io_context& ioc() { return ioc_; }
+  Run& run() { return run_; }
+  Stats& stats() { return stats_; }
+  std::mt19937& rng() { return rng_; }
+  bool paced() const { return per_second_ > 0; }
+
+  void start() {
+    thread_ = std::thread([this] { ioc_.run(); });
+  }
+  void join() { thread_.join(); }
+
+  // Queues a connection attempt behind the window.
+  void admit(std::function<void()> open) {
+    waiting_.push_back(std::move(open));
+    admit_more();
+  }
+  // A connection finished opening, well or badly.
+  void admitted() {
+    --opening_;
+    admit_more();
+  }
+
+  void set_rate(double per_second) { per_second_ = per_second; }
+  // Starts issuing send slots at the offered rate (rate mode).
+  void start_pacing() {
+    period_ = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(1.0 / per_second_));
+    next_slot_ = Clock::now();
+    do_tick();
+  }
+  // A seat has a move to make and waits for a send slot.
+  void ready(std::shared_ptr<Seat> seat) {
+    ready_.push_back(std::move(seat));
+    drain();
+  }
+
+ private:
+  void admit_more() {
+    while (opening_ < run_.opt.connect_window && !waiting_.empty()) {
+      ++opening_;
+      auto open = std::move(waiting_.front());
+      waiting_.pop_front();
+      open();
+    }
+  }
+  void do_tick();
+  void on_tick(beast::error_code ec);
+  void drain();
+
+  Run& run_;
+  asio::io_context ioc_;
+  asio::steady_timer timer_;
+  std::mt19937 rng_;
+  Stats stats_;
+  std::thread thread_;
+  std::deque<std::function<void()>> waiting_;
+  int opening_ = 0;
+
+  double per_second_ = 0;
+  Clock::duration period_{};
+  Clock::time_point next_slot_{};
+  bool pacing_ = false;
+  std::deque<Clock::time_point> slots_;
+  std::deque<std::shared_ptr<Seat>> ready_;
+};
+
+class Table;
+
+// Common to both kinds of client: connect, handshake, one write in flight behind a queue.
+template <class Derived>
+class Connection : public std::enable_shared_from_this<Derived> {
+ public:
+  explicit Connection(Worker& worker) : worker_(worker), ws_(worker.ioc()) {}
+
+  void run() {
+    worker_.admit([self = this->shared_from_this()] { self->do_connect(); });
+  }
+
+  void send(std::string text) {
+    if (dead_) return;
+    queue_.push_back(std::move(text));
+    if (!writing_) do_write();
+  }
+
+ protected:
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  void do_connect() {
+    beast::get_lowest_layer(ws_).async_connect(
+        worker_.run().endpoint,
+        beast::bind_front_handler(&Connection::on_connect, this->shared_from_this()));
+  }
+  void on_connect(beast::error_code ec) {
+    if (ec) {
+      worker_.admitted();
+      return fail(ec, "connect");
+    }
+    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
+    websocket::stream_base::timeout t;
+    t.handshake_timeout = std::chrono::seconds(30);
+    t.idle_timeout = websocket::stream_base::none();
+    t.keep_alive_pings = false;
+    ws_.set_option(t);
+    ws_.auto_fragment(false);
+    ws_.async_handshake(
+        worker_.run().opt.host, "/ws",
+        beast::bind_front_handler(&Connection::on_handshake, this->shared_from_this()));
+  }
+  void on_handshake(beast::error_code ec) {
+    worker_.admitted();
+    if (ec) return fail(ec, "handshake");
+    ws_.text(true);
+    do_read();
+    self().on_open();
+  }
+  void do_read() {
+    ws_.async_read(buffer_,
+                   beast::bind_front_handler(&Connection::on_read, this->shared_from_this()));
+  }
+  void on_read(beast::error_code ec, std::size_t bytes) {
+    if (ec) return fail(ec, "read");
+    const auto now = Clock::now();
+    if (worker_.run().measuring(now)) {
+      ++worker_.stats().frames;
+      worker_.stats().bytes += bytes;
+    }
+    const auto data = buffer_.cdata();
+    self().on_message(std::string_view(static_cast<const char*>(data.data()), data.size()), now);
+    buffer_.consume(buffer_.size());
+    do_read();
+  }
+  void do_write() {
+    writing_ = true;
+    ws_.async_write(asio::buffer(queue_.front()),
+                    beast::bind_front_handler(&Connection::on_write, this->shared_from_this()));
+  }
+  void on_write(beast::error_code ec, std::size_t) {
+    writing_ = false;
+    queue_.pop_front();
+    if (ec) return fail(ec, "write");
+    if (!queue_.empty()) do_write();
+  }
+  // Every failure counts: a benchmark that quietly loses connections measures nothing.
+  void fail(beast::error_code ec, const char* what) {
+    if (dead_) return;
+    dead_ = true;
+    ++worker_.stats().failures;
+    if (worker_.stats().failures <= 3) {
+      std::fprintf(stderr, "campfire-load: %s: %s\n", what, ec.message().c_str());
+    }
+  }
+
+  Worker& worker_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool dead_ = false;
+};
+
+// One player: greets, takes a seat at its table, and plays a random legal move whenever it may.
+class Seat : public Connection<Seat> {
+ public:
+  Seat(Worker& worker, Table& table, int index)
+      : Connection<Seat>(worker), table_(table), index_(index) {}
+
+  void on_open() {
+    send(R"({"type":"hello","id":)" + std::to_string(next_id_++) +
+         R"(,"protocol":1,"name":"Load )" + std::to_string(index_) + R"("})");
+  }
+  void on_message(std::string_view m, Clock::time_point now);
+
+  void create_room();
+  void join(const std::string& code);
+  void start() {
+    start_id_ = next_id_++;
+    send(R"({"type":"start","id":)" + std::to_string(start_id_) + R"(,"room":")" + room_ + R"("})");
+  }
+  bool can_act() const { return !dead_ && !pending_ && !legal_.empty(); }
+  // Sends a random legal move; latency runs from `t0` (now, or the open loop's slot).
+  void act(Clock::time_point t0);
+  void forget_room() {
+    legal_.clear();
+    pending_ = false;
+  }
+
+ private:
+  void on_state(std::string_view m, Clock::time_point now);
+  void on_ok(std::string_view m);
+  void on_error(std::string_view m);
+  void maybe_act();
+
+  Table& table_;
+  int index_;
+  std::string room_;
+  long long next_id_ = 1;
+  long long start_id_ = -1;
+  long long version_ = -1;
+  std::vector<std::string> legal_;
+  bool pending_ = false;
+  bool queued_ = false;
+  long long action_id_ = -1;
+  long long target_version_ = -1;
+  long long acted_version_ = -1;
+  Clock::time_point sent_at_{};
+
+  friend class Worker;
+};
+
+// A room as the generator sees it: seat 0 creates it, the others join with its code, seat 0
+// starts it, and when the game is over the same players open a fresh room.
+class Table {
+ public:
+  Table(Worker& worker, int seats) : worker_(worker) {
+    for (int i = 0; i < seats; ++i) seats_.push_back(std::make_shared<Seat>(worker, *this, i));
+  }
+  void run() {
+    for (auto& s : seats_) s->run();
+  }
+  const std::string& game() const { return worker_.run().opt.game; }
+  int size() const { return static_cast<int>(seats_.size()); }
+
+  void greeted() {
+    if (++greeted_ == size()) seats_[0]->create_room();
+  }
+  void joined(int index, const std::string& code) {
+    if (index == 0) {
+      for (int i = 1; i < size(); ++i) seats_[static_cast<std::size_t>(i)]->join(code);
+    }
+    if (++joined_ == size()) seats_[0]->start();
+  }
+  void started() {
+    if (!counted_) worker_.run().ready.fetch_add(1);
+    counted_ = true;
+  }
+  void over() {
+    if (++over_ < size()) return;
+    if (worker_.run().measuring(Clock::now())) ++worker_.stats().games;
+    over_ = 0;
+    joined_ = 0;
+    for (auto& s : seats_) s->forget_room();
+    seats_[0]->create_room();
+  }
+
+ private:
+  Worker& worker_;
+  std::vector<std::shared_ptr<Seat>> seats_;
+  int greeted_ = 0;
+  int joined_ = 0;
+  int over_ = 0;
+  bool counted_ = false;
+};
+
+void Seat::create_room() {
+  send(R"({"type":"create_room","id":)" + std::to_string(next_id_++) + R"(,"game":")" +
+       table_.game() + R"(","seats":)" + std::to_string(table_.size()) + "}");
+}
+
+void Seat::join(const std::string& code) {
+  send(R"({"type":"join","id":)" + std::to_string(next_id_++) + R"(,"room":")" + code + R"("})");
+}
+
+void Seat::on_message(std::string_view m, Clock::time_point now) {
+  const auto type = string_field(m, "type");
+  if (type == "state") return on_state(m, now);
+  if (type == "event" || type == "chat") return;
+  if (type == "ok") return on_ok(m);
+  if (type == "error") return on_error(m);
+  if (type == "welcome") return table_.greeted();
+  if (type == "joined") {
+    room_ = std::string(string_field(m, "room"));
+    version_ = -1;
+    forget_room();
+    return table_.joined(index_, room_);
+  }
+  if (type == "game_over") {
+    if (string_field(m, "room") != room_) return;
+    forget_room();
+    return table_.over();
+  }
+}
+
+void Seat::on_state(std::string_view m, Clock::time_point now) {
+  if (string_field(m, "room") != room_) return;  // a room this seat has left
+  const auto version = int_field(m, "version").value_or(-1);
+  if (version <= version_) return;
+  version_ = version;
+  if (pending_ && target_version_ >= 0 && version >= target_version_) {
+    pending_ = false;
+    if (worker_.run().measuring(now)) {
+      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - sent_at_);
+      worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
+    }
+  }
+  legal_.clear();
+  if (worker_.run().opt.mode == Mode::kHold) return;
+  if (auto legal = field(m, "legal")) {
+    for (auto e : elements(*legal)) legal_.emplace_back(e);
+  }
+  maybe_act();
+}
+
+void Seat::on_ok(std::string_view m) {
+  const auto id = int_field(m, "id").value_or(-1);
+  if (id == action_id_) {
+    target_version_ = int_field(m, "version").value_or(-1);
+  } else if (id == start_id_) {
+    table_.started();
+  }
+}
+
+void Seat::on_error(std::string_view m) {
+  const auto code = std::string(string_field(m, "code"));
+  ++worker_.stats().errors;
+  ++worker_.stats().error_codes[code];
+  if (int_field(m, "id").value_or(-1) != action_id_ || !pending_) return;
+  // The move was legal in the state this seat saw, so a refusal means the room has moved on
+  // (another seat was first in a simultaneous phase). The newer state may already be here: it
+  // arrived while the move was pending, so act on it now; otherwise it is on its way.
+  pending_ = false;
+  if (version_ > acted_version_) maybe_act();
+}
+
+void Seat::maybe_act() {
+  if (!can_act()) return;
+  if (!worker_.paced()) return act(Clock::now());
+  if (queued_) return;
+  queued_ = true;
+  worker_.ready(shared_from_this());
+}
+
+void Seat::act(Clock::time_point t0) {
+  std::uniform_int_distribution<std::size_t> pick(0, legal_.size() - 1);
+  const std::string& action = legal_[pick(worker_.rng())];
+  action_id_ = next_id_++;
+  target_version_ = -1;
+  acted_version_ = version_;
+  pending_ = true;
+  sent_at_ = t0;
+  send(R"({"type":"action","id":)" + std::to_string(action_id_) + R"(,"room":")" + room_ +
+       R"(","action":)" + action + "}");
+}
+
+void Worker::do_tick() {
+  pacing_ = true;
+  const auto now = Clock::now();
+  while (next_slot_ <= now) {
+    slots_.push_back(next_slot_);
+    next_slot_ += period_;
+  }
+  drain();
+  timer_.expires_after(std::chrono::microseconds(250));
+  timer_.async_wait([this](beast::error_code ec) { on_tick(ec); });
+}
+
+void Worker::on_tick(beast::error_code ec) {
+  if (!ec) do_tick();
+}
+
+// Matches due send slots with seats that have a move to make. A slot that finds no seat waits,
+// and its wait counts in the latency: a stalled server cannot hide behind a closed loop.
+void Worker::drain() {
+  if (!pacing_) return;
+  while (!slots_.empty() && !ready_.empty()) {
+    auto seat = std::move(ready_.front());
+    ready_.pop_front();
+    seat->queued_ = false;
+    if (!seat->can_act()) continue;
+    seat->act(slots_.front());
+    slots_.pop_front();
+  }
+}
+
+// An echo client: in echo mode sends a frame as soon as the last one came back; in hold mode
+// sends one and then stays idle.
+class EchoClient : public Connection<EchoClient> {
+ public:
+  EchoClient(Worker& worker, const std::string& payload)
+      : Connection<EchoClient>(worker), payload_(payload) {}
+
+  void on_open() {
+    worker_.run().ready.fetch_add(1);
+    sent_at_ = Clock::now();
+    send(payload_);
+  }
+  void on_message(std::string_view, Clock::time_point now) {
+    if (worker_.run().opt.mode != Mode::kEcho) return;
+    if (worker_.run().measuring(now)) {
+      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - sent_at_);
+      worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
+    }
+    sent_at_ = now;
+    send(payload_);
+  }
+
+ private:
+  const std::string& payload_;
+  Clock::time_point sent_at_{};
+};
+
+long rss_kb(int pid) {
+  if (pid <= 0) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+  }
+  return 0;
+}
+
+double percentile(const std::vector<std::uint32_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto i = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+void sleep_for(double seconds) {
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+int main_load(int argc, char** argv) {
+  Run run;
+  Options& opt = run.opt;
+  std::string mode;
+  std::vector<double> args;
+  CLI::App app{"campfire-load: drives a Campfire server (or the bare echo server) with players"};
+  app.add_option("mode", mode, "hold N | play R S | rate X | echo C")
+      ->required()
+      ->check(CLI::IsMember({"hold", "play", "rate", "echo"}));
+  app.add_option("args", args, "the mode's numbers");
+  app.add_option("--host", opt.host, "server address");
+  app.add_option("--port", opt.port, "server port")->required();
+  app.add_option("--game", opt.game, "game id for hold, play and rate");
+  app.add_option("--seats", opt.seats, "seats per room (hold and rate)");
+  app.add_option("--rooms", opt.rooms, "rooms (rate)");
+  app.add_option("--duration", opt.duration, "seconds measured");
+  app.add_option("--warmup", opt.warmup, "seconds before measuring");
+  app.add_option("--setup-timeout", opt.setup_timeout, "seconds allowed to connect and seat");
+  app.add_option("--threads", opt.threads, "client threads")->check(CLI::Range(1, 64));
+  app.add_option("--server-pid", opt.server_pid, "server process whose memory to report");
+  app.add_option("--size", opt.frame_bytes, "echo frame size in bytes")
+      ->check(CLI::Range(16, 65000));
+  app.add_option("--connect-window", opt.connect_window, "connections opened at once per thread");
+  app.add_flag("--echo", opt.echo_target, "hold: the target is the bare echo server");
+  CLI11_PARSE(app, argc, argv);
+
+  auto need = [&](std::size_t n) {
+    if (args.size() != n) {
+      std::fprintf(stderr, "campfire-load: %s needs %zu number(s)\n", mode.c_str(), n);
+      std::exit(2);
+    }
+  };
+  if (mode == "hold") {
+    need(1);
+    opt.mode = Mode::kHold;
+    opt.connections = static_cast<long>(args[0]);
+  } else if (mode == "play") {
+    need(2);
+    opt.mode = Mode::kPlay;
+    opt.rooms = static_cast<long>(args[0]);
+    opt.seats = static_cast<int>(args[1]);
+  } else if (mode == "rate") {
+    need(1);
+    opt.mode = Mode::kRate;
+    opt.rate = args[0];
+    if (opt.rooms <= 0) opt.rooms = 250;
+  } else {
+    need(1);
+    opt.mode = Mode::kEcho;
+    opt.connections = static_cast<long>(args[0]);
+  }
+  run.endpoint = tcp::endpoint(asio::ip::make_address(opt.host), opt.port);
+  const bool echo = opt.mode == Mode::kEcho || (opt.mode == Mode::kHold && opt.echo_target);
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int t = 0; t < opt.threads; ++t) {
+    workers.push_back(std::make_unique<Worker>(run, 12345u + static_cast<unsigned>(t)));
+    if (opt.mode == Mode::kRate) workers.back()->set_rate(opt.rate / opt.threads);
+  }
+
+  const long rss_before = rss_kb(opt.server_pid);
+  // Echo frames look like protocol frames: a JSON object of the asked size.
+  std::string payload = R"({"type":"echo","pad":")";
+  payload += std::string(
+      opt.frame_bytes > payload.size() + 2 ? opt.frame_bytes - payload.size() - 2 : 1, 'x');
+  payload += "\"}";
+
+  std::vector<std::unique_ptr<Table>> tables;
+  std::vector<std::shared_ptr<EchoClient>> echoes;
+  long expected = 0;
+  long connections = 0;
+  if (echo) {
+    for (long i = 0; i < opt.connections; ++i) {
+      auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
+      echoes.push_back(std::make_shared<EchoClient>(w, payload));
+    }
+    expected = connections = opt.connections;
+  } else {
+    const long count = opt.mode == Mode::kHold ? opt.connections / opt.seats : opt.rooms;
+    for (long i = 0; i < count; ++i) {
+      auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
+      tables.push_back(std::make_unique<Table>(w, opt.seats));
+    }
+    expected = count;
+    connections = count * opt.seats;
+  }
+  // Start the connections on their own threads, then run those threads.
+  for (auto& e : echoes) e->run();
+  for (auto& t : tables) t->run();
+  for (auto& w : workers) w->start();
+
+  const auto setup_start = Clock::now();
+  const auto setup_deadline = setup_start + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(opt.setup_timeout));
+  while (run.ready.load() < expected && Clock::now() < setup_deadline) sleep_for(0.02);
+  const double setup_s = std::chrono::duration<double>(Clock::now() - setup_start).count();
+  const long ready = run.ready.load();
+  std::printf("%s: %ld of %ld %s ready in %.2f s\n", mode.c_str(), ready, expected,
+              echo ? "connections" : "rooms", setup_s);
+
+  if (opt.mode == Mode::kRate) {
+    for (auto& w : workers) asio::post(w->ioc(), [&worker = *w] { worker.start_pacing(); });
+  }
+  long rss_after = 0;
+  if (opt.mode == Mode::kHold) {
+    sleep_for(1.0);  // let the last joins and states settle
+    rss_after = rss_kb(opt.server_pid);
+  }
+  const auto from = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(opt.warmup));
+  const auto until = from + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(opt.duration));
+  run.from = from.time_since_epoch().count();
+  run.until = until.time_since_epoch().count();
+  std::this_thread::sleep_until(until + std::chrono::milliseconds(50));
+  if (opt.mode == Mode::kHold) rss_after = std::max(rss_after, rss_kb(opt.server_pid));
+
+  // Stop the threads; their statistics are then safe to read.
+  for (auto& w : workers) w->ioc().stop();
+  for (auto& w : workers) w->join();
+  Stats total;
+  for (auto& w : workers) total.merge(w->stats());
+  std::sort(total.latencies_us.begin(), total.latencies_us.end());
+
+  const double secs = opt.duration;
+  const double samples = static_cast<double>(total.latencies_us.size());
+  std::printf("RESULT mode=%s connections=%ld ready=%ld expected=%ld setup_s=%.2f", mode.c_str(),
+              connections, ready, expected, setup_s);
+  if (opt.mode == Mode::kHold) {
+    const long delta = rss_after - rss_before;
+    std::printf(" rss_before_kb=%ld rss_after_kb=%ld bytes_per_conn=%.0f", rss_before, rss_after,
+                connections > 0 ? 1024.0 * static_cast<double>(delta) / connections : 0.0);
+  } else {
+    std::printf(
+        " actions_per_s=%.0f msgs_per_s=%.0f avg_frame_bytes=%.0f games=%llu",
+        opt.mode == Mode::kEcho ? 0.0 : samples / secs, static_cast<double>(total.frames) / secs,
+        total.frames ? static_cast<double>(total.bytes) / static_cast<double>(total.frames) : 0.0,
+        static_cast<unsigned long long>(total.games));
+    std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
+                percentile(total.latencies_us, 0.99), percentile(total.latencies_us, 0.999));
+  }
+  std::printf(" errors=%llu failures=%llu\n", static_cast<unsigned long long>(total.errors),
+              static_cast<unsigned long long>(total.failures));
+  for (const auto& [code, n] : total.error_codes) {
+    std::printf("  error %s: %llu\n", code.c_str(), static_cast<unsigned long long>(n));
+  }
+  std::fflush(stdout);
+  const bool ok = ready == expected && total.failures == 0 &&
+                  (opt.mode == Mode::kHold || !total.latencies_us.empty() || total.frames > 0);
+  // The kernel closes every socket at once; tearing down thousands of sessions one by one would
+  // only measure the teardown.
+  std::_Exit(ok ? 0 : 1);
+}
+
+}  // namespace campfire::load
+
+int main(int argc, char** argv) {
+  return campfire::load::main_load(argc, argv);
+}

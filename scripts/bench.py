@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Runs campfire-load against campfire-server and the bare echo server and prints one table.
+
+Every measurement gets a fresh server (memory baselines stay clean, finished rooms do not pile
+up). Server and load generator are pinned to different cores when there are at least two. The
+matrix runs --runs times; the table shows medians and the spread (min-max) over the runs.
+
+  scripts/bench.py                 the standard matrix (make bench)
+  scripts/bench.py --quick         a small one that proves the harness works
+  scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s and echo 10
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+GAMES = [("pinocchio", 4), ("tricky-tribes", 4), ("spider-monkey", 6)]
+FDS_WANTED = 40000
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    for want in (FDS_WANTED, hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(want, soft), max(want, hard)))
+            break
+        except (ValueError, OSError):
+            continue
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+class Pinning:
+    """taskset prefixes: the server on one core, the load generator on another."""
+
+    def __init__(self):
+        cpus = sorted(os.sched_getaffinity(0))
+        self.ok = len(cpus) >= 2 and shutil.which("taskset") is not None
+        self.server = ["taskset", "-c", str(cpus[0])] if self.ok else []
+        self.load = ["taskset", "-c", str(cpus[1])] if self.ok else []
+
+    def describe(self):
+        if not self.ok:
+            return "not pinned (one core or no taskset)"
+        return f"server on CPU {self.server[2]}, load generator on CPU {self.load[2]}"
+
+
+def wait_port(port, proc, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("server did not start listening")
+
+
+class Server:
+    """A campfire-server or echo server on a fresh port, stopped on exit."""
+
+    def __init__(self, args, binary, echo, pin):
+        self.port = free_port()
+        self.data = tempfile.mkdtemp(prefix="campfire-bench-")
+        if echo:
+            cmd = [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--threads", "1"]
+        else:
+            cmd = [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--threads", "1",
+                   "--bot-delay-ms", "0", "--log-level", "warn", "--data-dir", self.data,
+                   "--max-connections-per-address", "100000", "--max-rooms", "100000",
+                   "--rate", "100000", "--burst", "100000"]
+        self.proc = subprocess.Popen(pin + cmd, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        wait_port(self.port, self.proc)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def load(args, pin, port, mode_args, extra=(), server_pid=None):
+    cmd = pin + [args.load, *map(str, mode_args), "--port", str(port),
+                 "--duration", str(args.duration), "--warmup", str(args.warmup), *map(str, extra)]
+    if server_pid:
+        cmd += ["--server-pid", str(server_pid)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 240)
+    result = {"exit": out.returncode}
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            for pair in line.split()[1:]:
+                k, v = pair.split("=", 1)
+                try:
+                    result[k] = float(v)
+                except ValueError:
+                    result[k] = v
+    if "mode" not in result:
+        result["error"] = (out.stderr or out.stdout).strip()[-300:]
+    if args.verbose:
+        print("   ", " ".join(cmd[len(pin):]), "->", out.stdout.strip().splitlines()[-1:],
+              file=sys.stderr)
+    return result
+
+
+def listed_games(server_bin, pin):
+    with Server(None, server_bin, False, pin) as s:
+        with urllib.request.urlopen(f"http://127.0.0.1:{s.port}/api/games", timeout=10) as r:
+            return {g["id"] for g in json.load(r)}
+
+
+def play_cell(args, pin, game, seats, conns):
+    rooms = conns // seats
+    with Server(args, args.server, False, pin.server) as s:
+        play = load(args, pin.load, s.port, ["play", rooms, seats], ["--game", game])
+    with Server(args, args.echo_server, True, pin.server) as e:
+        size = int(play.get("avg_frame_bytes", 0)) or 512
+        echo = load(args, pin.load, e.port, ["echo", rooms * seats], ["--size", size])
+    rates = {}
+    if args.rate_levels and play.get("actions_per_s"):
+        for level in args.rate_levels:
+            with Server(args, args.server, False, pin.server) as s:
+                offered = max(1, round(play["actions_per_s"] * level / 100))
+                rates[level] = load(args, pin.load, s.port, ["rate", offered],
+                                    ["--game", game, "--seats", seats, "--rooms", rooms])
+    return play, echo, rates
+
+
+def hold_cell(args, pin, conns):
+    with Server(args, args.server, False, pin.server) as s:
+        time.sleep(0.3)
+        hold = load(args, pin.load, s.port, ["hold", conns],
+                    ["--game", "pinocchio", "--seats", 4, "--setup-timeout", 120],
+                    server_pid=s.proc.pid)
+    with Server(args, args.echo_server, True, pin.server) as e:
+        time.sleep(0.3)
+        echo = load(args, pin.load, e.port, ["hold", conns, "--echo"],
+                    ["--setup-timeout", 120], server_pid=e.proc.pid)
+    return hold, echo
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "-"
+    m = statistics.median(values)
+    if len(values) == 1:
+        return fmt(m)
+    return f"{fmt(m)} ({fmt(min(values))}-{fmt(max(values))})"
+
+
+def fmt(v):
+    if v >= 10000:
+        return f"{v / 1000:.0f}k"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 1:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def machine():
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}"
+
+
+def loadavg():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def smoke(args, pin):
+    args.duration, args.warmup = 2, 0.5
+    with Server(args, args.server, False, pin.server) as s:
+        play = load(args, pin.load, s.port, ["play", 4, 4], ["--game", "pinocchio"])
+    with Server(args, args.echo_server, True, pin.server) as e:
+        args.duration = 1
+        echo = load(args, pin.load, e.port, ["echo", 10])
+    print("play 4 4:", play)
+    print("echo 10:", echo)
+    ok = (play.get("exit") == 0 and play.get("actions_per_s", 0) > 0 and echo.get("exit") == 0
+          and echo.get("msgs_per_s", 0) > 0)
+    return 0 if ok else 1
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    build = os.path.join(here, "..", "build", "release")
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--server", default=os.path.join(build, "server", "campfire-server"))
+    p.add_argument("--load", default=os.path.join(build, "bench", "campfire-load"))
+    p.add_argument("--echo-server", default=os.path.join(build, "bench", "campfire-echo-server"))
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--duration", type=float, default=5)
+    p.add_argument("--warmup", type=float, default=1)
+    p.add_argument("--connections", type=int, nargs="+", default=[100, 1000])
+    p.add_argument("--holds", type=int, nargs="+", default=[1000, 5000, 15000])
+    p.add_argument("--rate-levels", type=int, nargs="*", default=[10, 50, 80])
+    p.add_argument("--quick", action="store_true", help="one run, small scale")
+    p.add_argument("--smoke", action="store_true", help="the ctest check")
+    p.add_argument("--verbose", action="store_true")
+    p.add_argument("--output", help="also write the table to this file")
+    args = p.parse_args()
+    pin = Pinning()
+    fds = raise_fd_limit()
+    if args.smoke:
+        return smoke(args, pin)
+    if args.quick:
+        args.runs, args.duration = 1, 2
+        args.connections, args.holds = [100], [1000]
+
+    started_load = loadavg()
+    listed = listed_games(args.server, pin.server)
+    lines = []
+    out = lines.append
+    out(f"Machine: {machine()}; {pin.describe()}; open files allowed: {fds}.")
+    out(f"Load average before: {started_load}. Runs: {args.runs}, {args.duration:g} s measured "
+        f"after {args.warmup:g} s warm-up. Median (min-max).")
+    out("")
+    out("| game | seats | conns | actions/s | msgs/s | echo msgs/s | of echo | frame B "
+        "| p50 ms | p99 ms | p99.9 ms | p99 ms at 10/50/80% of max | refused/failed |")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for game, seats in GAMES:
+        if game not in listed:
+            out(f"| {game} | {seats} | - | skipped: the server does not list this game |"
+                " | | | | | | | | |")
+            continue
+        for conns in args.connections:
+            cells = [play_cell(args, pin, game, seats, conns) for _ in range(args.runs)]
+            plays = [c[0] for c in cells]
+            echoes = [c[1] for c in cells]
+
+            def col(rs, key, scale=1.0):
+                return med([r[key] * scale for r in rs if key in r])
+
+            fraction = med([p["msgs_per_s"] / e["msgs_per_s"] * 100 for p, e in zip(plays, echoes)
+                            if p.get("msgs_per_s") and e.get("msgs_per_s")])
+            rate_p99 = "/".join(
+                med([c[2][lv]["p99_us"] / 1000 for c in cells
+                     if lv in c[2] and "p99_us" in c[2][lv]])
+                for lv in args.rate_levels) if args.rate_levels else "-"
+            every = plays + echoes + [r for c in cells for r in c[2].values()]
+            refused = sum(int(r.get("errors", 0)) for r in every)
+            failed = sum(int(r.get("failures", 0)) for r in every)
+            broken = [r.get("error") for r in plays + echoes if "error" in r]
+            out(f"| {game} | {seats} | {(conns // seats) * seats} | {col(plays, 'actions_per_s')} "
+                f"| {col(plays, 'msgs_per_s')} | {col(echoes, 'msgs_per_s')} | {fraction}% "
+                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'p50_us', 1e-3)} "
+                f"| {col(plays, 'p99_us', 1e-3)} | {col(plays, 'p999_us', 1e-3)} | {rate_p99} "
+                f"| {refused}/{failed}{' ' + broken[0] if broken else ''} |")
+            sys.stderr.write(f"done: {game} {conns}\n")
+    out("")
+    out("msgs/s: WebSocket frames delivered to clients (states, events, replies); the echo server "
+        "gets as many connections and frames of the play run's mean size. Latency: from sending "
+        "an action to the acting seat receiving the state that contains it; under `rate` from the "
+        "scheduled send time. refused: actions the server turned down because another seat moved "
+        "first; failed: connections lost.")
+    out("")
+    out("| hold | server bytes/conn | echo bytes/conn | ratio | ready | errors |")
+    out("|---|---|---|---|---|---|")
+    for conns in args.holds:
+        if conns + 200 > fds:
+            out(f"| {conns} | skipped: {fds} open files allowed | | | | |")
+            continue
+        cells = [hold_cell(args, pin, conns) for _ in range(args.runs)]
+        holds = [c[0] for c in cells]
+        echoes = [c[1] for c in cells]
+        ratio = med([h["bytes_per_conn"] / e["bytes_per_conn"] for h, e in cells
+                     if h.get("bytes_per_conn") and e.get("bytes_per_conn")])
+        ready = med([h["ready"] * 4 for h in holds if "ready" in h])
+        errors = sum(int(r.get("errors", 0) + r.get("failures", 0)) for r in holds + echoes)
+        out(f"| {conns} | {med([h['bytes_per_conn'] for h in holds if 'bytes_per_conn' in h])} "
+            f"| {med([e['bytes_per_conn'] for e in echoes if 'bytes_per_conn' in e])} | {ratio} "
+            f"| {ready} | {errors} |")
+        sys.stderr.write(f"done: hold {conns}\n")
+    out("")
+    out(f"Load average after: {loadavg()}.")
+    text = "\n".join(lines)
+    print(text)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
