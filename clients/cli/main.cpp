@@ -152,7 +152,9 @@ class Client {
       auto message = conn_.receive(50ms);
       if (message) {
         show(*message);
-      } else if (!conn_.open()) {
+      } else if (conn_.open()) {
+        tick_countdown();
+      } else {
         std::cerr << "connection closed by the server\n";
         return 1;
       }
@@ -165,6 +167,21 @@ class Client {
   void hello() {
     send({{"type", "hello"}, {"id", "hello"}, {"protocol", 1}, {"name", flags_.name}});
     expect_reply("hello");
+  }
+
+  void tick_countdown() {
+    if (flags_.json_mode || !interactive_ || window_name_.empty() || !can_act()) return;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          window_ends_ - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) return;
+    const long long second = (left + 999) / 1000;
+    if (second == last_shown_second_) return;
+    last_shown_second_ = second;
+    // Every five seconds, then each of the last five.
+    if (second > 5 && second % 5 != 0) return;
+    std::cout << "  " << window_name_ << ": " << second << " s left, type a number to act\n";
+    std::cout.flush();
   }
 
   // Reads whatever stdin has without blocking; false once it reached its end.
@@ -374,6 +391,12 @@ class Client {
     if (type == "state") {
       state_ = m;
       awaiting_state_ = false;
+      const json& w = m["window"];
+      window_ends_ = w.is_object() ? std::chrono::steady_clock::now() +
+                                         std::chrono::milliseconds(w.value("remainingMs", 0))
+                                   : std::chrono::steady_clock::time_point{};
+      window_name_ = w.is_object() ? w.value("name", "window") : "";
+      last_shown_second_ = -1;
     }
     if (type == "game_over") game_over_ = true;
     if (flags_.json_mode) {
@@ -433,6 +456,10 @@ class Client {
   json state_;
   long long acted_version_ = -1;
   bool game_over_ = false;
+  // The open timed window, counted down once a second on a terminal while this seat may act.
+  std::chrono::steady_clock::time_point window_ends_{};
+  std::string window_name_;
+  long long last_shown_second_ = -1;
   bool quit_ = false;
 };
 

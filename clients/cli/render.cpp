@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace campfire::cli {
 
@@ -104,8 +105,88 @@ std::string card_words(const std::string& code) {
   return out;
 }
 
+// "7S" -> "7♠", "TH" -> "10♥", "X1" -> "Joker"; anything else unchanged.
+std::string french_words(const std::string& code) {
+  if (code == "X1" || code == "X2") return "Joker";
+  if (code.size() != 2) return code;
+  static const std::string suits = "CDHS";
+  static const char* signs[] = {"♣", "♦", "♥", "♠"};
+  const auto suit = suits.find(code[1]);
+  if (suit == std::string::npos) return code;
+  const std::string rank = code[0] == 'T' ? "10" : std::string(1, code[0]);
+  return rank + signs[suit];
+}
+
+// Fib-Fibonacci: every base with its two openings as columns of runs, card and value on each
+// line, then the side area, the counts and your hand.
+std::string render_fib_fibonacci(const json& v, const json& players) {
+  std::ostringstream out;
+  const json& runs = v["runs"];
+  const json& bases = v["bases"];
+  const json& columns = v.value("columns", json::array());
+  auto run_lines = [&](const json& ids) {
+    std::vector<std::string> lines;
+    for (const json& id : ids) {
+      if (!id.is_number_integer() || id.get<std::size_t>() >= runs.size()) continue;
+      const json& run = runs[id.get<std::size_t>()];
+      for (std::size_t i = 0; i < run["cards"].size(); ++i) {
+        std::string line = french_words(run["cards"][i].get<std::string>());
+        if (i < run["values"].size()) line += " (" + run["values"][i].dump() + ")";
+        lines.push_back(line);
+      }
+      if (run.value("closed", false)) {
+        lines.push_back("-- closed");
+      } else if (run.contains("next") && !run["next"].is_null()) {
+        lines.push_back(".. next " + run["next"].dump());
+      }
+    }
+    return lines;
+  };
+  if (columns.empty()) out << "    the table is empty\n";
+  for (const json& col : columns) {
+    const auto b = col.value("base", 0);
+    const json& base = b >= 0 && static_cast<std::size_t>(b) < bases.size() ? bases[b] : json();
+    out << "    base " << b + 1 << ": "
+        << (base.is_object() ? french_words(base.value("card", "?")) + " (" +
+                                   base.value("role", "") + ")"
+                             : std::string("?"))
+        << "\n";
+    const auto a = run_lines(col.value("A", json::array()));
+    const auto bl = run_lines(col.value("B", json::array()));
+    out << "      A                  B\n";
+    for (std::size_t i = 0; i < std::max(a.size(), bl.size()); ++i) {
+      std::string left = i < a.size() ? a[i] : "";
+      // Pad by characters shown, not bytes: suit signs take three bytes each.
+      std::size_t shown = 0;
+      for (unsigned char ch : left) shown += (ch & 0xC0) != 0x80;
+      left += std::string(shown < 19 ? 19 - shown : 1, ' ');
+      out << "      " << left << (i < bl.size() ? bl[i] : "") << "\n";
+    }
+  }
+  if (v.contains("sideArea") && !v["sideArea"].empty()) {
+    out << "    side area:";
+    for (const json& c : v["sideArea"]) out << " " << french_words(c.get<std::string>());
+    out << "\n";
+  }
+  out << "    draw pile " << v.value("drawPile", 0) << ", cards in hand";
+  const json& counts = v.value("handCounts", json::array());
+  for (std::size_t s = 0; s < counts.size(); ++s) {
+    out << (s ? ", " : " ") << name_of(players, json(s)) << " " << counts[s].dump();
+  }
+  out << "\n";
+  if (v.contains("hand") && v["hand"].is_array()) {
+    out << "    your hand:";
+    for (const json& c : v["hand"]) out << " " << french_words(c.get<std::string>());
+    out << "\n";
+  }
+  return out.str();
+}
+
 std::string render_view(const std::string& game, const json& view, const json& players) {
   if (view.is_null()) return "";
+  if (game == "fib-fibonacci" && view.contains("runs") && view.contains("bases")) {
+    return render_fib_fibonacci(view, players);
+  }
   if (game == "pinocchio" && view.contains("stacks") && view.contains("pile")) {
     return render_pinocchio(view, players);
   }

@@ -90,3 +90,37 @@ TEST(Render, ResultNamesPlacesAndWinners) {
 
 }  // namespace
 }  // namespace campfire::cli
+
+namespace campfire::cli {
+namespace {
+
+// Fib-Fibonacci's table reads as columns of runs under each base, values beside the cards.
+TEST(Render, FibFibonacciShowsRunsAsColumns) {
+  const json view = json::parse(R"({
+    "bases": [{"caps": null, "card": "X2", "role": "joker"}],
+    "columns": [{"A": [0], "B": [1], "base": 0}],
+    "drawPile": 3, "hand": ["7C", "X1"], "handCounts": [2, 6], "phase": "turn",
+    "runs": [{"base": 0, "cards": ["2C", "5H"], "closed": false, "next": 7, "opening": "A",
+              "values": [2, 5]},
+             {"base": 0, "cards": ["2H", "3H", "TD"], "closed": true, "opening": "B",
+              "values": [2, 3, 5]}],
+    "sideArea": ["4D"]})");
+  const json players = json::parse(R"([{"seat":0,"name":"Ana"},{"seat":1,"name":"Bo"}])");
+  const std::string out = render_view("fib-fibonacci", view, players);
+  EXPECT_NE(out.find("base 1: Joker (joker)"), std::string::npos) << out;
+  EXPECT_NE(out.find("2♣ (2)"), std::string::npos) << out;
+  EXPECT_NE(out.find("10♦ (5)"), std::string::npos) << out;
+  EXPECT_NE(out.find(".. next 7"), std::string::npos) << out;
+  EXPECT_NE(out.find("-- closed"), std::string::npos) << out;
+  EXPECT_NE(out.find("side area: 4♦"), std::string::npos) << out;
+  EXPECT_NE(out.find("your hand: 7♣ Joker"), std::string::npos) << out;
+  EXPECT_NE(out.find("Bo 6"), std::string::npos) << out;
+  // Side A's run and side B's run share lines: the first line holds both 2s.
+  const auto line_start = out.find("2♣ (2)");
+  const auto line_end = out.find('\n', line_start);
+  EXPECT_NE(out.substr(line_start, line_end - line_start).find("2♥ (2)"), std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace campfire::cli
