@@ -119,6 +119,14 @@ void Lobby::sweep() {
   }
 }
 
+void Lobby::clear() {
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    rooms.swap(rooms_);
+  }
+}
+
 void Lobby::shutdown() {
   std::lock_guard lock(mutex_);
   for (auto& [code, room] : rooms_) room->shutdown();

@@ -28,6 +28,8 @@ class Lobby {
   // Drops finished rooms and rooms nobody has touched for a while.
   void sweep();
   void shutdown();
+  // Lets go of every room (a server being destroyed, before its io_context goes).
+  void clear();
 
  private:
   boost::asio::io_context& ioc_;

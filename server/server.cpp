@@ -20,6 +20,10 @@ Server::Server(Config config)
 
 Server::~Server() {
   stop();
+  // Rooms own timers of the io_context, and sessions kept alive by its pending handlers use the
+  // context: drop the rooms first, then the io_context (ending those handlers and any room they
+  // still hold while its services exist), and the context last.
+  ctx_->lobby.clear();
   listener_.reset();
   sweeper_.reset();
   ioc_.reset();
