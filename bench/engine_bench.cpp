@@ -40,26 +40,17 @@ Match fresh(const Game& g, int seats, std::uint64_t seed) {
   return std::move(*Match::create(g, seats, json::object(), seed));
 }
 
-// A match part-way through a game, where views have some history to show.
+// A match part-way through a game, where views have some history to show: the first half of
+// the log of one seeded random game.
 Match midgame(const Game& g, int seats) {
-  Match m = fresh(g, seats, 99);
+  Match full = fresh(g, seats, 99);
   Rng rng(5);
-  Match probe = m;
   std::vector<Action> legal;
-  const long total = random_playout(probe, rng, legal);
-  Rng again(5);
+  random_playout(full, rng, legal);
+  Match m = fresh(g, seats, 99);
   Events silent(false);
-  for (long i = 0; i < total / 2; ++i) {
-    const SeatSet acting = m.state().to_act();
-    const auto w = m.state().window();
-    if (w && acting.empty()) {
-      m.apply(kSystem, Action::timeout(w->id), silent);
-      continue;
-    }
-    const Seat seat = acting.first();
-    m.state().legal_actions(seat, legal);
-    m.apply(seat, legal[again.below(legal.size())], silent);
-  }
+  const auto& log = full.log();
+  for (std::size_t i = 0; i < log.size() / 2; ++i) m.apply(log[i].seat, log[i].action, silent);
   return m;
 }
 
