@@ -1,6 +1,10 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
 .PHONY: all deps build test test-asan run bench format clean
 
+# Share the compiler cache between checkouts of this tree (paths are made relative to it).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+
 all: build
 
 deps:
