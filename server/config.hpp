@@ -26,6 +26,13 @@ struct Config {
   int bot_delay_ms = 600;                // how long server-side bots "think"
   int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
   double window_scale = 1.0;             // test mode only: multiplies every timed window
+
+  // The journal: every room and accepted action, kept so a restart loses nothing.
+  std::string journal = "sqlite";  // sqlite or none
+  bool journal_fsync = false;      // sync each commit to disk (power-cut-safe, slower)
+  int replay_retention_h = 168;    // finished games stay downloadable this long
+  double disconnect_grace_s = 60;  // default grace for a disconnected player's seat
+  int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this
 };
 
 // Parses argv and CAMPFIRE_* environment variables; exits the process on --help or bad input.

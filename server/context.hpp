@@ -21,10 +21,15 @@ class Client;
 class ServerContext {
  public:
   ServerContext(boost::asio::io_context& io, const Config& cfg)
-      : ioc(io), config(cfg), lobby(io, cfg) {}
+      : ioc(io),
+        config(cfg),
+        journal(make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
+        lobby(io, cfg, *journal) {}
 
   boost::asio::io_context& ioc;
   const Config& config;
+  // Destroyed by the server before the io_context (its completions post to rooms' strands).
+  std::unique_ptr<Journal> journal;
   Lobby lobby;
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};

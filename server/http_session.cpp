@@ -6,6 +6,7 @@
 #include <boost/beast/version.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "protocol/protocol.hpp"
 #include "server/websocket_session.hpp"
 
 namespace campfire::server {
@@ -121,6 +122,32 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   if (target == "/api/rooms") {
     return write(text_response(req, http::status::ok, "application/json",
                                ctx_.lobby.list_rooms().dump()));
+  }
+
+  if (target.rfind("/api/replays/", 0) == 0) {
+    // A finished game as JSON: configuration, players, every action and the result. A game still
+    // being played is not shown (its log would reveal hidden cards), except in test mode.
+    const auto code = protocol::normalize_room_code(target.substr(13));
+    std::optional<StoredRoom> stored;
+    if (code) stored = ctx_.journal->load(*code);
+    if (!stored) {
+      return write(text_response(req, http::status::not_found, "application/json",
+                                 json{{"error", "no_such_replay"},
+                                      {"message", "no finished game with that code is kept"}}
+                                     .dump()));
+    }
+    if (!stored->finished() && !ctx_.config.test_mode) {
+      return write(text_response(req, http::status::conflict, "application/json",
+                                 json{{"error", "still_playing"},
+                                      {"message", "the replay is ready when the game ends"}}
+                                     .dump()));
+    }
+    auto res = text_response(req, http::status::ok, "application/json",
+                             stored->replay_json().dump(-1, ' ', false,
+                                                        json::error_handler_t::replace));
+    res.set(http::field::content_disposition,
+            "attachment; filename=\"campfire-" + stored->code + ".json\"");
+    return write(std::move(res));
   }
 
   // Static files of the browser client. Paths never climb out of the web root.

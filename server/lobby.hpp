@@ -17,7 +17,7 @@ namespace campfire::server {
 
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& ioc, const Config& config);
+  Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal);
 
   // Validates everything about a create_room request and makes the room.
   Expected<std::shared_ptr<Room>> create(const json& request);
@@ -25,7 +25,9 @@ class Lobby {
   json list_rooms() const;
   const std::string& games_json() const { return games_json_; }
   std::size_t size() const;
-  // Drops finished rooms and rooms nobody has touched for a while.
+  // Rebuilds every unfinished or recently finished room from the journal (at start).
+  std::size_t restore();
+  // Drops finished rooms and rooms nobody has touched for a while; prunes old replays.
   void sweep();
   void shutdown();
   // Lets go of every room (a server being destroyed, before its io_context goes).
@@ -34,6 +36,7 @@ class Lobby {
  private:
   boost::asio::io_context& ioc_;
   const Config& config_;
+  Journal& journal_;
   std::string games_json_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
