@@ -163,7 +163,7 @@ void Lobby::clear() {
 
 void Lobby::shutdown() {
   std::lock_guard lock(mutex_);
-  for (auto& [code, room] : rooms_) room->shutdown();
+  for (auto& [code, room] : rooms_) room->shutdown("the server is restarting; reconnect in a moment");
 }
 
 }  // namespace campfire::server

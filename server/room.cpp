@@ -196,6 +196,11 @@ void Room::on_strand(F&& f) {
   });
 }
 
+std::string Room::refusal() const {
+  std::lock_guard lock(summary_mutex_);
+  return refusal_;
+}
+
 RoomSummary Room::summary() const {
   std::lock_guard lock(summary_mutex_);
   return summary_;
@@ -304,6 +309,8 @@ void Room::journaled(std::uint64_t seq, bool ok) {
       }
       closed_ = true;
       closed_reason_ = "the room is paused until the server restarts";
+      std::lock_guard lock(summary_mutex_);
+      refusal_ = closed_reason_;
       window_timer_.cancel();
       bot_timer_.cancel();
       turn_timer_.cancel();
@@ -953,6 +960,8 @@ void Room::shutdown(std::string reason) {
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
     self->closed_ = true;
     self->closed_reason_ = reason;
+    std::lock_guard lock(self->summary_mutex_);
+    self->refusal_ = reason;
     self->window_timer_.cancel();
     self->bot_timer_.cancel();
     self->turn_timer_.cancel();

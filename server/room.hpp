@@ -71,6 +71,9 @@ class Room : public std::enable_shared_from_this<Room> {
 
   const std::string& code() const { return code_; }
   RoomSummary summary() const;
+  // Why the room takes no more requests (it is paused or the server is stopping); empty while it
+  // does. Safe from any thread.
+  std::string refusal() const;
 
   // Requests from connections. `id` is echoed in the reply.
   void join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat);
@@ -201,6 +204,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   mutable std::mutex summary_mutex_;
   RoomSummary summary_;
+  std::string refusal_;  // under summary_mutex_
 };
 
 // A fresh unguessable seat token (128 bits from the operating system) and its stored hash.

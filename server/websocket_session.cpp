@@ -122,7 +122,14 @@ std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) 
     return nullptr;
   }
   auto room = ctx_.lobby.find(room_code_);
-  if (!room) error(r.id, "no_such_room", "room " + *code + " no longer exists");
+  if (!room) {
+    error(r.id, "no_such_room", "room " + *code + " no longer exists");
+    return nullptr;
+  }
+  if (auto why = room->refusal(); !why.empty()) {
+    error(r.id, "unavailable", why);
+    return nullptr;
+  }
   return room;
 }
 
@@ -177,6 +184,9 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     return send_json(l);
   }
   if (type == "create_room") {
+    if (ctx_.draining) {
+      return error(r.id, "unavailable", "the server is restarting; try again in a moment");
+    }
     auto join = protocol::optional_bool(b, "join", true);
     if (!join) return error(r.id, join.error().code, join.error().message);
     auto room = ctx_.lobby.create(b);
@@ -191,6 +201,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (!code) return error(r.id, code.error().code, code.error().message);
     auto room = ctx_.lobby.find(*code);
     if (!room) return error(r.id, "no_such_room", "there is no room " + *code);
+    if (auto why = room->refusal(); !why.empty()) return error(r.id, "unavailable", why);
     if (type == "join") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
       if (!seat) return error(r.id, seat.error().code, seat.error().message);

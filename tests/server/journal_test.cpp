@@ -203,6 +203,7 @@ TEST(RoomJournal, NothingIsSentBeforeItIsDurableAndAFailedWritePausesTheRoom) {
   EXPECT_EQ(bea->frames[0]["code"], "unavailable");
   ASSERT_EQ(ann->frames.size(), ann_before + 1);
   EXPECT_EQ(ann->frames.back()["code"], "unavailable");
+  EXPECT_FALSE(room->refusal().empty()) << "a paused room refuses further requests";
   room->shutdown();
   ioc.poll();
 }
