@@ -33,8 +33,11 @@ run: build
 # server, pinned to different cores. Extra flags: make bench BENCH_ARGS="--quick" (see --help).
 bench: deps
 	cmake --preset release
-	cmake --build --preset release --target campfire_engine_bench campfire-server campfire-load campfire-echo-server
+	cmake --build --preset release --target campfire_engine_bench campfire-server campfire-load campfire-echo-server campfire-journal-bench
 	./build/release/bench/campfire_engine_bench --benchmark_min_time=0.2
+	./build/release/bench/campfire-journal-bench --rooms 1
+	./build/release/bench/campfire-journal-bench --rooms 100
+	./build/release/bench/campfire-journal-bench --rooms 1000
 	python3 scripts/bench.py --output build/release/bench/load.md $(BENCH_ARGS)
 
 format:

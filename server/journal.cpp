@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -185,6 +186,7 @@ CREATE TABLE IF NOT EXISTS actions(
   seat INTEGER NOT NULL,
   action TEXT NOT NULL,
   at_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
   PRIMARY KEY(code, idx)) WITHOUT ROWID;
 )sql";
 
@@ -303,6 +305,7 @@ class SqliteJournal final : public Journal {
       try {
         r.log.push_back({static_cast<int>(actions.integer(1)), json::parse(actions.text(2)),
                          actions.integer(3)});
+        r.version = std::max(r.version, actions.integer(4));
       } catch (const std::exception&) {
         ok = false;
       }
@@ -359,7 +362,7 @@ class SqliteJournal final : public Journal {
         " version, created_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot) VALUES(?1, ?2, ?3, ?4, ?5)",
         "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
-        "INSERT INTO actions(code, idx, seat, action, at_ms) VALUES(?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
         "UPDATE rooms SET status = ?2, result = ?3, finished_ms = ?4 WHERE code = ?1",
         "UPDATE rooms SET version = ?2 WHERE code = ?1",
         "DELETE FROM rooms WHERE code = ?1",
@@ -371,7 +374,7 @@ class SqliteJournal final : public Journal {
              "SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
              " created_ms, finished_ms, result FROM rooms WHERE code = ?1",
              "SELECT seat, name, token_hash, bot FROM seats WHERE code = ?1 ORDER BY seat",
-             "SELECT idx, seat, action, at_ms FROM actions WHERE code = ?1 ORDER BY idx"}) {
+             "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
       reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
     }
   }
@@ -403,9 +406,11 @@ class SqliteJournal final : public Journal {
         st(kFreeSeat).bind(1, r.code).bind(2, r.seat.seat).run();
         break;
       case Record::Kind::kAction:
+        // The room's version rides in the action's row: one write per action.
         st(kInsertAction).bind(1, r.code).bind(2, static_cast<long long>(r.index))
-            .bind(3, r.action.seat).bind(4, dump(r.action.action)).bind(5, r.action.at_ms).run();
-        break;
+            .bind(3, r.action.seat).bind(4, dump(r.action.action)).bind(5, r.action.at_ms)
+            .bind(6, r.version).run();
+        return;
       case Record::Kind::kStatus: {
         Stmt& q = st(kSetStatus);
         q.bind(1, r.code).bind(2, r.status);
