@@ -336,12 +336,23 @@ export class TableView {
         h('td', null, this.name(seat), seat === s.seat ? ' (you)' : ''),
         h('td', null, r.scores ? String(r.scores[seat]) : '')));
     const iWon = s.seat !== null && (r.winners || []).includes(s.seat);
-    return h('div.result', { role: 'dialog', 'aria-label': 'Result' },
+    const panel = h('div.result', { role: 'dialog', 'aria-label': 'Result', class: this.resultFolded ? 'folded' : '' },
       h('h2', null, s.seat === null ? 'The game is over' : iWon ? 'You won!' : 'Game over'),
       h('table', null, h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), h('th', null, 'Score'))), h('tbody', null, rows)),
       h('div.menu-row', null,
         h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
-        h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby')));
+        h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
+        h('button.secondary', {
+          type: 'button',
+          'aria-expanded': String(!this.resultFolded),
+          onclick: (e) => {
+            this.resultFolded = !this.resultFolded;
+            panel.classList.toggle('folded', this.resultFolded);
+            e.currentTarget.textContent = this.resultFolded ? 'Show the result' : 'Look at the table';
+            e.currentTarget.setAttribute('aria-expanded', String(!this.resultFolded));
+          },
+        }, this.resultFolded ? 'Show the result' : 'Look at the table')));
+    return panel;
   }
 }
 

@@ -1,0 +1,75 @@
+// Every game: a table is reached from the lobby (bots fill the other seats), it is drawn as a
+// card table, a legal action is clicked and the server takes it; the same table at phone width
+// fits the screen. Screenshots of every table land in the artifacts folder.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP,
+} from './harness.mjs';
+
+const GAMES = [
+  { id: 'pinocchio', seats: 3, look: '.claims' },
+  { id: 'naked-gibbon', seats: 3, look: '.fire-number' },
+  { id: 'fib-fibonacci', seats: 2, look: '.fib-center' },
+  { id: 'spider-monkey', seats: 3, look: '.sm-line' },
+  { id: 'tricky-tribes', seats: 3, look: '.tt-center' },
+];
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function reachTable(player, game, seats) {
+  const { page } = player;
+  await createRoom(player, game, seats);
+  await page.getByRole('button', { name: 'Fill with bots' }).click();
+  await page.waitForSelector('button[data-key=start]:not([disabled])');
+  await page.locator('button[data-key=start]').click();
+  await page.waitForSelector('.board[data-status=playing]');
+  await page.waitForSelector('.turn-line.my-turn');
+}
+
+// The first thing on the table that stands for a legal action, else a labelled button.
+async function firstLegal(page) {
+  const onTable = page.locator('.board .playable');
+  if (await onTable.count()) return onTable.first();
+  return page.locator('.action-bar button.action').first();
+}
+
+for (const g of GAMES) {
+  test(`${g.id}: a table is reached and a legal action clicked`, { timeout: 90000 }, async () => {
+    const player = await newPlayer(browser, server, 'Tess');
+    const { page } = player;
+    try {
+      await reachTable(player, g.id, g.seats);
+      await page.waitForSelector(g.look);
+      assert.ok(await page.locator('.my-area .seat .badge.you').count());
+      await screenshot(page, `${g.id}.png`);
+
+      const v = await version(page);
+      await play(page, await firstLegal(page));
+      assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
+      assert.ok((await version(page)) > v);
+      assert.ok((await page.locator('.log li').count()) > 0, 'the log shows what happened');
+
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(100);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= PHONE.width + 1, `the ${g.id} table is ${width}px wide at phone width`);
+      await screenshot(page, `${g.id}-phone.png`);
+      await page.setViewportSize(DESKTOP);
+      assertClean(player);
+    } finally {
+      await player.context.close();
+    }
+  });
+}
