@@ -4,8 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP,
+  startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP, long,
 } from './harness.mjs';
+
+// The long form plays on: this many of our own moves, or to the end of the game.
+const LONG_MOVES = 60;
 
 const GAMES = [
   { id: 'pinocchio', seats: 3, look: '.claims' },
@@ -45,8 +48,24 @@ async function firstLegal(page) {
   return page.locator('.action-bar button.action').first();
 }
 
+async function playOn(page, game) {
+  const deadline = Date.now() + 240000;
+  let moves = 0;
+  while (moves < LONG_MOVES && !(await page.locator('.result').count())) {
+    assert.ok(Date.now() < deadline, `${game}: stuck after ${moves} moves`);
+    if (await page.locator('.turn-line.my-turn').count()) {
+      await play(page, await firstLegal(page), (n) => moves % n);
+      assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
+      moves++;
+    } else {
+      await page.waitForTimeout(50);
+    }
+  }
+  await screenshot(page, `${game}-later.png`);
+}
+
 for (const g of GAMES) {
-  test(`${g.id}: a table is reached and a legal action clicked`, { timeout: 90000 }, async () => {
+  test(`${g.id}: a table is reached and a legal action clicked`, { timeout: long ? 360000 : 90000 }, async () => {
     const player = await newPlayer(browser, server, 'Tess');
     const { page } = player;
     try {
@@ -60,6 +79,7 @@ for (const g of GAMES) {
       assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
       assert.ok((await version(page)) > v);
       assert.ok((await page.locator('.log li').count()) > 0, 'the log shows what happened');
+      if (long) await playOn(page, g.id);
 
       await page.setViewportSize(PHONE);
       await page.waitForTimeout(100);

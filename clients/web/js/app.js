@@ -254,6 +254,7 @@ async function resume() {
     if (saved) {
       try {
         await conn.request({ type: 'rejoin', room: code, token: saved.token });
+        table?.addLog('Reconnected: your seat is yours again.', 'event');
         return;
       } catch (e) {
         return showRoomError(code, e);

@@ -20,9 +20,18 @@ export class TableView {
     this.sending = false;
     this.build();
     this.tick = setInterval(() => this.updateCountdown(), 200);
+    // Escape closes an open choice of actions.
+    this.onKey = (e) => {
+      if (e.key === 'Escape' && this.binder?.menu) {
+        this.binder.menu = null;
+        this.renderBarOnly();
+      }
+    };
+    document.addEventListener('keydown', this.onKey);
   }
 
   destroy() {
+    document.removeEventListener('keydown', this.onKey);
     clearInterval(this.tick);
     clearTimeout(this.flashTimer);
   }
@@ -59,6 +68,7 @@ export class TableView {
 
   update(state) {
     const wasStatus = this.state?.status;
+    if (!this.state) this.addLog(state.seat === null ? 'You are watching.' : `You are at the table, seat ${state.seat + 1}.`, 'event');
     this.state = state;
     if (state.status !== 'over') this.result = null;
     if (state.status === 'over') this.result = state.result || state.view?.result || this.result;
