@@ -122,10 +122,17 @@ export async function version(page) {
 
 // Clicks `locator` (a card, slot or button bound to legal actions). When it stands for several
 // actions a menu opens; `pick` chooses among its entries (the first by default). Resolves once
-// the table shows a newer version, or a refusal notice.
+// the table shows a newer version, or a refusal notice; false when the click found no hold.
 export async function play(page, locator, pick = 0) {
   const before = await version(page);
-  await locator.click();
+  try {
+    await locator.click({ timeout: 5000 });
+  } catch (e) {
+    // The table was redrawn under the pointer for seconds on end (others kept moving): report
+    // that nothing was played, and let the caller look again.
+    if (e.name === 'TimeoutError') return false;
+    throw e;
+  }
   const menu = page.locator('.action-bar .menu-title');
   if (await menu.count()) {
     const entries = page.locator('.action-bar button.action');
@@ -136,4 +143,5 @@ export async function play(page, locator, pick = 0) {
     const b = document.querySelector('.board');
     return (b && Number(b.dataset.version) > v) || document.querySelector('.notice [class^=notice-]');
   }, before);
+  return true;
 }

@@ -41,17 +41,21 @@ test('spider-monkey: a slap lands inside the slap window', { timeout: 90000 }, a
     const deadline = Date.now() + 60000;
     for (;;) {
       assert.ok(Date.now() < deadline, 'no slap window opened');
-      if (await page.locator('.slap-banner').count()) {
-        const slot = page.locator('.my-area .sm-line .playable');
-        if (await slot.count()) {
-          assert.ok(await page.locator('.countdown:not([hidden])').count(), 'the slap window shows a countdown');
-          await play(page, slot.first(), (n) => n - 1);
-          await screenshot(page, 'spider-monkey-slap.png');
-          const notice = await page.locator('.notice').textContent();
-          assert.doesNotMatch(notice, /too late|closed/i);
-          assert.equal(await page.locator('.notice-error').count(), 0, notice);
-          break;
-        }
+      // One look at the page, so that the banner, the slots and the countdown are of one state.
+      const seen = await page.evaluate(() => ({
+        banner: !!document.querySelector('.slap-banner'),
+        slots: document.querySelectorAll('.my-area .sm-line .playable').length,
+        countdown: document.querySelector('.countdown').hidden ? null : document.querySelector('.countdown').textContent,
+        version: document.querySelector('.board').dataset.version,
+      }));
+      if (seen.banner && seen.slots) {
+        assert.ok(seen.countdown, `the slap window shows a countdown: ${JSON.stringify(seen)}`);
+        await play(page, page.locator('.my-area .sm-line .playable').first(), (n) => n - 1);
+        await screenshot(page, 'spider-monkey-slap.png');
+        const notice = await page.locator('.notice').textContent();
+        assert.doesNotMatch(notice, /too late|closed/i);
+        assert.equal(await page.locator('.notice-error').count(), 0, notice);
+        break;
       }
       const stock = page.locator('.board button.deck.playable');
       const discard = page.locator('.board button[data-key=discard].playable');

@@ -54,7 +54,7 @@ async function playOn(page, game) {
   while (moves < LONG_MOVES && !(await page.locator('.result').count())) {
     assert.ok(Date.now() < deadline, `${game}: stuck after ${moves} moves`);
     if (await page.locator('.turn-line.my-turn').count()) {
-      await play(page, await firstLegal(page), (n) => moves % n);
+      if (!(await play(page, await firstLegal(page), (n) => moves % n))) continue;
       assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
       moves++;
     } else {
@@ -75,7 +75,7 @@ for (const g of GAMES) {
       await screenshot(page, `${g.id}.png`);
 
       const v = await version(page);
-      await play(page, await firstLegal(page));
+      assert.ok(await play(page, await firstLegal(page)), 'the first legal action could be clicked');
       assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
       assert.ok((await version(page)) > v);
       assert.ok((await page.locator('.log li').count()) > 0, 'the log shows what happened');
@@ -88,6 +88,9 @@ for (const g of GAMES) {
       await screenshot(page, `${g.id}-phone.png`);
       await page.setViewportSize(DESKTOP);
       assertClean(player);
+    } catch (e) {
+      await screenshot(page, `${g.id}-failed.png`).catch(() => {});
+      throw new Error(`${e.message}\npage errors: ${player.errors.join(' | ')}`);
     } finally {
       await player.context.close();
     }
