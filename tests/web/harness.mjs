@@ -126,12 +126,18 @@ export async function version(page) {
 export async function play(page, locator, pick = 0) {
   const before = await version(page);
   try {
-    await locator.click({ timeout: 5000 });
+    await locator.click({ timeout: 3000 });
   } catch (e) {
-    // The table was redrawn under the pointer for seconds on end (others kept moving): report
-    // that nothing was played, and let the caller look again.
-    if (e.name === 'TimeoutError') return false;
-    throw e;
+    if (e.name !== 'TimeoutError') throw e;
+    // A card under another in a run or a pile shows only its top strip: click there.
+    try {
+      await locator.click({ timeout: 3000, position: { x: 14, y: 10 } });
+    } catch (e2) {
+      // The table was redrawn under the pointer all along (others kept moving): report that
+      // nothing was played, and let the caller look again.
+      if (e2.name === 'TimeoutError') return false;
+      throw e2;
+    }
   }
   const menu = page.locator('.action-bar .menu-title');
   if (await menu.count()) {

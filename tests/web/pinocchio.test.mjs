@@ -53,6 +53,17 @@ test('two browser players play Pinocchio to the end', { timeout: long ? 600000 :
     await bea.page.waitForSelector('.board[data-status=playing]');
     await screenshot(ann.page, 'pinocchio-start.png');
 
+    // Someone else follows the link too late for a seat and watches instead.
+    const cleo = await newPlayer(browser, server, 'Cleo');
+    await cleo.page.goto(`${server.url}/#/room/${code}`);
+    await cleo.page.getByRole('button', { name: 'Watch' }).click();
+    await cleo.page.waitForSelector('.board[data-status=playing]');
+    assert.equal(await cleo.page.locator('.table-head .badge').textContent(), 'watching');
+    assert.equal(await cleo.page.locator('.board .playable').count(), 0);
+    await screenshot(cleo.page, 'pinocchio-spectator.png');
+    assertClean(cleo);
+    await cleo.context.close();
+
     let moves = 0;
     let reloaded = false;
     let dropped = false;

@@ -344,11 +344,11 @@ export class TableView {
       h('tr', { class: (r.winners || []).includes(seat) ? 'winner' : '' },
         h('td', null, places[seat] !== undefined ? ordinal(places[seat]) : ''),
         h('td', null, this.name(seat), seat === s.seat ? ' (you)' : ''),
-        h('td', null, r.scores ? String(r.scores[seat]) : '')));
+        r.scores ? h('td', null, String(r.scores[seat])) : null));
     const iWon = s.seat !== null && (r.winners || []).includes(s.seat);
     const panel = h('div.result', { role: 'dialog', 'aria-label': 'Result', class: this.resultFolded ? 'folded' : '' },
       h('h2', null, s.seat === null ? 'The game is over' : iWon ? 'You won!' : 'Game over'),
-      h('table', null, h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), h('th', null, 'Score'))), h('tbody', null, rows)),
+      h('table', null, h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), r.scores ? h('th', null, 'Score') : null)), h('tbody', null, rows)),
       h('div.menu-row', null,
         h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
         h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
