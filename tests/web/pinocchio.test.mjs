@@ -53,6 +53,11 @@ test('two browser players play Pinocchio to the end', { timeout: long ? 600000 :
     await bea.page.waitForSelector('.board[data-status=playing]');
     await screenshot(ann.page, 'pinocchio-start.png');
 
+    // Table talk reaches the other seat.
+    await ann.page.getByLabel('Chat message').fill('nice bluff');
+    await ann.page.getByRole('button', { name: 'Send' }).click();
+    await bea.page.waitForSelector('.log li.chat:has-text("nice bluff")');
+
     // Someone else follows the link too late for a seat and watches instead.
     const cleo = await newPlayer(browser, server, 'Cleo');
     await cleo.page.goto(`${server.url}/#/room/${code}`);
