@@ -96,3 +96,25 @@ for (const g of GAMES) {
     }
   });
 }
+
+test('the lobby fits a phone and lists every game with its options', { timeout: 60000 }, async () => {
+  const player = await newPlayer(browser, server, 'Pia', PHONE);
+  const { page } = player;
+  try {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('.game-card');
+    const games = await (await fetch(`${server.url}/api/games`)).json();
+    assert.equal(await page.locator('.game-card').count(), games.length);
+    for (const g of games) {
+      const form = page.locator(`form[data-game="${g.id}"]`);
+      await form.locator('summary').click();
+      for (const o of g.options) assert.equal(await form.locator(`[name="${o.key}"]`).count(), 1, `${g.id} ${o.key}`);
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= PHONE.width + 1, `the lobby is ${width}px wide at phone width`);
+    await screenshot(page, 'lobby-phone.png');
+    assertClean(player);
+  } finally {
+    await player.context.close();
+  }
+});

@@ -1,6 +1,6 @@
 // Pieces several tables share: a hand of French cards, a labelled pile, counters.
 import { h } from '../dom.js';
-import { frenchCard, cardBack, backFan } from '../cards.js';
+import { frenchCard, cardBack } from '../cards.js';
 
 // Your hand: each card a button that plays the legal actions naming it.
 export function frenchHand(ctx, cards, { label = 'Your hand', pred, title } = {}) {
@@ -27,5 +27,3 @@ export function faceDownPile(count, label, theme) {
 export function counter(label, value) {
   return h('span.counter', null, h('span.counter-label', null, label), h('b', null, String(value)));
 }
-
-export { backFan };
