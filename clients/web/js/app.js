@@ -152,8 +152,10 @@ function forgetSeatIfWaiting() {
   if (table?.state?.status === 'waiting') forgetSeat(room.code);
 }
 
-async function createRoom({ game, seats, options, private: priv }) {
-  const reply = await conn.request({ type: 'create_room', game, seats, options, private: priv });
+async function createRoom({ game, seats, options, private: priv, timers }) {
+  const body = { type: 'create_room', game, seats, options, private: priv };
+  if (timers) body.timers = timers;  // the room's turn timer, only when one was asked for
+  const reply = await conn.request(body);
   saveSeat(reply.room, reply.seat, reply.token);
   openTable(reply.room, 'seat');
 }

@@ -62,6 +62,7 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
     for (let n = game.minSeats; n <= game.maxSeats; n++) seats.append(h('option', { value: n }, String(n)));
     seats.value = String(Math.min(game.maxSeats, Math.max(game.minSeats, 3)));
     const priv = h('input', { type: 'checkbox', name: 'private', id: `private-${game.id}` });
+    const turnSeconds = h('input', { type: 'number', name: 'turnSeconds', id: `turn-${game.id}`, min: 0, max: 600, step: 1, value: 0, inputmode: 'numeric' });
     const form = h('form.game-card', {
       dataset: { game: game.id },
       onsubmit: async (e) => {
@@ -70,7 +71,11 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
         button.disabled = true;
         status.textContent = '';
         try {
-          await onCreate({ game: game.id, seats: Number(seats.value), options: readOptions(form, game), private: priv.checked });
+          const turn = Number.parseInt(turnSeconds.value, 10) || 0;
+          await onCreate({
+            game: game.id, seats: Number(seats.value), options: readOptions(form, game), private: priv.checked,
+            timers: turn > 0 ? { turnSeconds: turn } : undefined,
+          });
         } catch (err) {
           status.textContent = `Could not create the room: ${err.message}`;
         } finally {
@@ -84,6 +89,7 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
     (game.options || []).length
       ? h('details', null, h('summary', null, 'Options'), (game.options || []).map((o) => optionField(game, o)))
       : null,
+    h('div.field.inline', null, h('label', { for: `turn-${game.id}` }, 'Seconds per turn (0: no turn timer)'), turnSeconds),
     h('div.field.check', null, priv, h('label', { for: `private-${game.id}` }, 'Private (not listed)')),
     h('button.primary', { type: 'submit' }, `New ${game.name} table`));
     gameList.append(form);

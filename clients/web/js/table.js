@@ -73,9 +73,12 @@ export class TableView {
     if (state.status !== 'over') this.result = null;
     if (state.status === 'over') this.result = state.result || state.view?.result || this.result;
     if (wasStatus === 'waiting' && state.status === 'playing') this.memory = {};
-    this.deadline = state.window && typeof state.window.remainingMs === 'number'
-      ? { at: performance.now() + state.window.remainingMs, total: state.window.remainingMs, name: state.window.name,
-          mine: state.seat !== null && (state.window.seats || []).includes(state.seat) }
+    // A timed window (a slap window, say) first; else the room's turn timer, when it has one.
+    const clock = state.window && typeof state.window.remainingMs === 'number' ? state.window
+      : state.turn && typeof state.turn.remainingMs === 'number' ? { ...state.turn, name: 'turn' } : null;
+    this.deadline = clock
+      ? { at: performance.now() + clock.remainingMs, total: clock.remainingMs, name: clock.name,
+          mine: state.seat !== null && (clock.seats || []).includes(state.seat) }
       : null;
     this.render();
   }
@@ -261,7 +264,8 @@ export class TableView {
         h('span.avatar', { 'aria-hidden': 'true' }, p ? p.name.slice(0, 1).toUpperCase() : '?'),
         h('span', null, p ? p.name : 'empty'),
         p?.bot ? h('span.badge', null, 'bot') : null,
-        p && !p.connected ? h('span.badge.warn', null, 'away') : null,
+        p && !p.connected && !p.away ? h('span.badge.warn', null, 'away') : null,
+        p?.away ? h('span.badge.warn', null, 'a bot plays for them') : null,
         seat === s.seat ? h('span.badge.you', null, 'you') : null,
         acting ? h('span.badge.turn', null, 'to act') : null),
     );
@@ -367,7 +371,7 @@ export class TableView {
 }
 
 function windowWords(name) {
-  const words = { slap: 'Slap window', peek: 'Look at two cards', exchange: 'Exchange', turn: 'Turn' };
+  const words = { slap: 'Slap window', peek: 'Look at two cards', exchange: 'Exchange', turn: 'Time to move' };
   return words[name] || capitalise(String(name || 'Window'));
 }
 
