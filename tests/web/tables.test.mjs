@@ -118,3 +118,26 @@ test('the lobby fits a phone and lists every game with its options', { timeout: 
     await player.context.close();
   }
 });
+
+test('a move can be made with the keyboard alone', { timeout: 60000 }, async () => {
+  const player = await newPlayer(browser, server, 'Kai');
+  const { page } = player;
+  try {
+    await reachTable(player, 'pinocchio', 2);
+    const v = await version(page);
+    let reached = false;
+    for (let i = 0; i < 80 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.classList.contains('playable') ?? false);
+    }
+    assert.ok(reached, 'Tab reaches a playable card or button');
+    const label = await page.evaluate(() => document.activeElement.getAttribute('aria-label') || document.activeElement.textContent);
+    assert.ok(label && label.length > 0, 'the focused control says what it is');
+    await page.keyboard.press('Enter');
+    if (await page.locator('.action-bar .menu-title').count()) await page.keyboard.press('Enter');
+    await page.waitForFunction((old) => Number(document.querySelector('.board').dataset.version) > old, v);
+    assertClean(player);
+  } finally {
+    await player.context.close();
+  }
+});
