@@ -45,3 +45,8 @@ format:
 
 clean:
 	rm -rf build
+
+# The browser client's end-to-end tests in chromium, long form: every game is played further.
+.PHONY: test-web
+test-web: build
+	CAMPFIRE_WEB_LONG=1 ctest --preset default -L web

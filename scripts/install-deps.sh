@@ -9,6 +9,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-websockets
 )
+# The browser client's tests (tests/web) drive chromium from node; a node that brings its own
+# npm is kept as it is.
+packages+=(chromium)
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

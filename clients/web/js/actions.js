@@ -1,0 +1,94 @@
+// Turns the server's `legal` list into things to click. A game's table binds elements (a card,
+// a slot, a run) to the legal actions they stand for; whatever no element claims becomes a
+// labelled button. An element standing for several actions opens a short menu of them.
+import { h, clear } from './dom.js';
+
+export class ActionBinder {
+  constructor(state, send) {
+    this.legal = state.legal || [];
+    this.labels = state.labels || [];
+    this.send = send;          // (index) => void
+    this.bound = new Set();
+    this.menu = null;          // {title, indices}
+    this.onMenu = () => {};
+  }
+
+  matches(pred) {
+    const out = [];
+    this.legal.forEach((a, i) => {
+      if (pred(a)) out.push(i);
+    });
+    return out;
+  }
+
+  has(pred) {
+    return this.legal.some(pred);
+  }
+
+  // Makes `el` (a <button>) play the actions `pred` accepts. Returns the matching indices.
+  bind(el, pred, title) {
+    const idx = this.matches(pred);
+    if (idx.length === 0) {
+      if (el.tagName === 'BUTTON') {
+        el.disabled = true;
+        el.classList.add('inert');
+      }
+      return idx;
+    }
+    idx.forEach((i) => this.bound.add(i));
+    el.classList.add('playable');
+    el.dataset.legal = String(idx.length);
+    el.addEventListener('click', (e) => {
+      e.stopPropagation();
+      if (idx.length === 1) this.send(idx[0]);
+      else this.openMenu(title || el.getAttribute('aria-label') || 'Choose', idx, el);
+    });
+    return idx;
+  }
+
+  openMenu(title, indices, origin) {
+    this.menu = { title, indices, origin };
+    this.onMenu();
+  }
+
+  // The action bar: the open menu if any, else every action no element claimed.
+  renderBar(bar, { hideUnbound = false } = {}) {
+    clear(bar);
+    if (this.menu) {
+      const { title, indices } = this.menu;
+      bar.append(h('div.menu-title', null, title));
+      const row = h('div.menu-row');
+      for (const i of indices) row.append(this.button(i));
+      row.append(
+        h('button.secondary', { type: 'button', dataset: { key: 'menu-cancel' }, onclick: () => {
+          const origin = this.menu?.origin;
+          this.menu = null;
+          this.onMenu();
+          if (origin?.dataset?.key) document.querySelector(`[data-key="${CSS.escape(origin.dataset.key)}"]`)?.focus();
+        } }, 'Cancel'),
+      );
+      bar.append(row);
+      row.querySelector('button')?.focus();
+      return;
+    }
+    if (hideUnbound) return;
+    const free = this.legal.map((_, i) => i).filter((i) => !this.bound.has(i));
+    if (free.length === 0) return;
+    const row = h('div.menu-row');
+    for (const i of free) row.append(this.button(i));
+    bar.append(row);
+  }
+
+  button(i) {
+    const label = this.labels[i] || JSON.stringify(this.legal[i]);
+    return h('button.action', {
+      type: 'button',
+      dataset: { legal: '1', key: `act-${i}-${label}` },
+      onclick: () => this.send(i),
+    }, capitalise(label));
+  }
+}
+
+export function capitalise(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

@@ -1,0 +1,394 @@
+// The room screen: seats around the table, the game's own drawing in the middle, your hand at
+// the bottom, the actions you may take, a countdown for open windows, the event log and chat.
+import { h, clear } from './dom.js';
+import { ActionBinder, capitalise } from './actions.js';
+import { gameTable } from './games/index.js';
+
+export class TableView {
+  constructor(root, { conn, room, gameName, onPlayAgain, onLeave, onTakeSeat }) {
+    this.root = root;
+    this.conn = conn;
+    this.room = room;
+    this.gameName = gameName;  // (id) => display name
+    this.onPlayAgain = onPlayAgain;
+    this.onLeave = onLeave;
+    this.onTakeSeat = onTakeSeat;
+    this.state = null;
+    this.result = null;
+    this.memory = {};          // per-game notes from private events (Spider Monkey's peeks)
+    this.deadline = null;
+    this.sending = false;
+    this.build();
+    this.tick = setInterval(() => this.updateCountdown(), 200);
+    // Escape closes an open choice of actions.
+    this.onKey = (e) => {
+      if (e.key === 'Escape' && this.binder?.menu) {
+        this.binder.menu = null;
+        this.renderBarOnly();
+      }
+    };
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.onKey);
+    clearInterval(this.tick);
+    clearTimeout(this.flashTimer);
+  }
+
+  build() {
+    clear(this.root);
+    this.head = h('div.table-head');
+    this.notice = h('div.notice', { role: 'alert' });
+    this.board = h('div.board');
+    this.bar = h('div.action-bar', { 'aria-label': 'Your actions' });
+    this.logList = h('ol.log', { 'aria-live': 'polite', 'aria-label': 'What happened' });
+    this.chatInput = h('input', { type: 'text', maxlength: '300', 'aria-label': 'Chat message', placeholder: 'Say something…' });
+    const chatForm = h('form.chat-form', {
+      onsubmit: (e) => {
+        e.preventDefault();
+        this.sendChat();
+      },
+    }, this.chatInput, h('button.secondary', { type: 'submit' }, 'Send'));
+    this.side = h('aside.side', null, h('h2', null, 'Table talk'), this.logList, chatForm);
+    this.countdown = h('div.countdown', { role: 'timer', 'aria-live': 'off', hidden: true });
+    this.root.append(
+      h('section.table-screen', null,
+        h('div.table-col', null, this.head, this.notice, this.countdown, this.board, this.bar),
+        this.side),
+    );
+  }
+
+  showNotice(text, kind = 'info') {
+    clear(this.notice);
+    if (text) this.notice.append(h(`div.notice-${kind}`, null, text));
+  }
+
+  // ---------- incoming ----------
+
+  update(state) {
+    const wasStatus = this.state?.status;
+    if (!this.state) this.addLog(state.seat === null ? 'You are watching.' : `You are at the table, seat ${state.seat + 1}.`, 'event');
+    this.state = state;
+    if (state.status !== 'over') this.result = null;
+    if (state.status === 'over') this.result = state.result || state.view?.result || this.result;
+    if (wasStatus === 'waiting' && state.status === 'playing') this.memory = {};
+    // A timed window (a slap window, say) first; else the room's turn timer, when it has one.
+    const clock = state.window && typeof state.window.remainingMs === 'number' ? state.window
+      : state.turn && typeof state.turn.remainingMs === 'number' ? { ...state.turn, name: 'turn' } : null;
+    this.deadline = clock
+      ? { at: performance.now() + clock.remainingMs, total: clock.remainingMs, name: clock.name,
+          mine: state.seat !== null && (clock.seats || []).includes(state.seat) }
+      : null;
+    this.render();
+  }
+
+  event(ev) {
+    const e = ev.event || {};
+    const mod = this.state ? gameTable(this.state.game) : null;
+    const flashMs = mod?.remember?.(e, this.memory, this.state) || 0;
+    this.addLog(e.text || e.type, 'event');
+    if (flashMs > 0) {
+      this.render();
+      clearTimeout(this.flashTimer);
+      this.flashTimer = setTimeout(() => this.render(), flashMs + 50);
+    }
+  }
+
+  chat(msg) {
+    const who = msg.name || (msg.seat === null ? 'spectator' : `seat ${msg.seat}`);
+    const li = h('li.chat', null, h('b', null, who + ': '), linkify(msg.text));
+    this.pushLog(li);
+  }
+
+  gameOver(msg) {
+    this.result = msg.result;
+    this.render();
+  }
+
+  addLog(text, kind) {
+    this.pushLog(h(`li.${kind}`, null, capitalise(text)));
+  }
+
+  pushLog(li) {
+    this.logList.append(li);
+    while (this.logList.children.length > 200) this.logList.firstChild.remove();
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  // ---------- outgoing ----------
+
+  async act(index) {
+    const s = this.state;
+    if (!s || this.sending) return;
+    this.sending = true;
+    this.binder.menu = null;
+    try {
+      await this.conn.request({ type: 'action', room: s.room, action: s.legal[index], version: s.version });
+      this.showNotice('');
+    } catch (e) {
+      if (e.code === 'stale' || e.code === 'window_closed') {
+        this.showNotice(e.code === 'stale' ? 'The table changed just before your move; look again.' : 'Too late: that window closed.', 'warn');
+      } else {
+        this.showNotice(e.message, 'error');
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async sendChat() {
+    const text = this.chatInput.value.trim();
+    if (!text || !this.state) return;
+    try {
+      await this.conn.request({ type: 'chat', room: this.state.room, text });
+      this.chatInput.value = '';
+    } catch (e) {
+      this.showNotice(e.message, 'error');
+    }
+  }
+
+  async roomRequest(body) {
+    try {
+      await this.conn.request({ ...body, room: this.state.room });
+      this.showNotice('');
+    } catch (e) {
+      this.showNotice(e.message, 'error');
+    }
+  }
+
+  // ---------- drawing ----------
+
+  name(seat) {
+    const p = this.state?.players?.[seat];
+    return p ? p.name : `Seat ${seat + 1}`;
+  }
+
+  render() {
+    const s = this.state;
+    if (!s) return;
+    const focusKey = document.activeElement?.dataset?.key;
+    const menu = this.binder?.menu && this.binder.version === s.version ? this.binder.menu : null;
+    this.binder = new ActionBinder(s, (i) => this.act(i));
+    this.binder.version = s.version;
+    this.binder.menu = menu;
+    this.binder.onMenu = () => this.renderBarOnly();
+    this.renderHead();
+    clear(this.board);
+    this.board.dataset.version = String(s.version);
+    this.board.dataset.status = s.status;
+    this.board.dataset.game = s.game;
+    if (s.status === 'waiting') {
+      this.board.append(this.waitingRoom());
+      clear(this.bar);
+    } else {
+      this.board.append(this.tableView());
+      this.binder.renderBar(this.bar);
+      if (this.result) this.board.append(this.resultPanel());
+    }
+    this.updateCountdown();
+    if (focusKey && !this.binder.menu) {
+      const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  renderBarOnly() {
+    this.binder.renderBar(this.bar);
+  }
+
+  renderHead() {
+    const s = this.state;
+    clear(this.head);
+    const link = `${location.origin}${location.pathname}#/room/${s.room}`;
+    const copy = h('button.secondary.small', {
+      type: 'button',
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          copy.textContent = 'Copied';
+        } catch {
+          linkBox.select();
+        }
+      },
+    }, 'Copy link');
+    const linkBox = h('input.share-link', { type: 'text', readonly: true, value: link, 'aria-label': 'Join link', onfocus: (e) => e.target.select() });
+    let who;
+    if (s.status === 'waiting') who = 'Waiting for players';
+    else if (s.status === 'over') who = 'Game over';
+    else if (s.legal.length) who = 'Your move';
+    else if (s.toAct.length) who = `Waiting for ${s.toAct.map((t) => this.name(t)).join(', ')}`;
+    else who = '';
+    this.head.append(
+      h('div.head-line', null,
+        h('h1', null, this.gameName(s.game)),
+        h('span.room-code', { 'aria-label': `room ${s.room.split('').join(' ')}` }, s.room),
+        s.seat === null ? h('span.badge', null, 'watching') : null,
+        h('button.secondary.small', { type: 'button', onclick: () => this.onLeave() }, 'Leave')),
+      h('div.head-line.share', null, linkBox, copy),
+      h('div.turn-line', { class: s.legal.length ? 'my-turn' : '' }, who),
+    );
+  }
+
+  updateCountdown() {
+    const d = this.deadline;
+    if (!d || !this.state || this.state.status !== 'playing') {
+      this.countdown.hidden = true;
+      return;
+    }
+    const left = Math.max(0, d.at - performance.now());
+    this.countdown.hidden = false;
+    const frac = d.total > 0 ? left / d.total : 0;
+    clear(this.countdown);
+    this.countdown.classList.toggle('urgent', left < 2000);
+    this.countdown.classList.toggle('mine', d.mine);
+    this.countdown.append(
+      h('span.cd-name', null, windowWords(d.name)),
+      h('span.cd-bar', { 'aria-hidden': 'true' }, h('span.cd-fill', { style: { width: `${(frac * 100).toFixed(1)}%` } })),
+      h('span.cd-secs', null, `${(left / 1000).toFixed(1)} s`),
+    );
+  }
+
+  seatBox(seat, extra) {
+    const s = this.state;
+    const p = s.players[seat];
+    const acting = (s.toAct || []).includes(seat);
+    const box = h('div.seat', {
+      class: [acting ? 'acting' : '', seat === s.seat ? 'me' : '', p && !p.connected ? 'away' : ''].filter(Boolean).join(' '),
+      dataset: { seat: String(seat) },
+      'aria-label': `${p ? p.name : 'empty seat'}${acting ? ', to act' : ''}`,
+      role: 'group',
+    });
+    box.append(
+      h('div.seat-name', null,
+        h('span.avatar', { 'aria-hidden': 'true' }, p ? p.name.slice(0, 1).toUpperCase() : '?'),
+        h('span', null, p ? p.name : 'empty'),
+        p?.bot ? h('span.badge', null, 'bot') : null,
+        p && !p.connected && !p.away ? h('span.badge.warn', null, 'away') : null,
+        p?.away ? h('span.badge.warn', null, 'a bot plays for them') : null,
+        seat === s.seat ? h('span.badge.you', null, 'you') : null,
+        acting ? h('span.badge.turn', null, 'to act') : null),
+    );
+    if (extra) box.append(extra);
+    return box;
+  }
+
+  tableView() {
+    const s = this.state;
+    const mod = gameTable(s.game);
+    const ctx = {
+      state: s,
+      view: s.view || {},
+      me: s.seat,
+      n: s.players.length,
+      name: (seat) => this.name(seat),
+      bind: (el, pred, title) => this.binder.bind(el, pred, title),
+      binder: this.binder,
+      memory: this.memory,
+    };
+    const others = [];
+    for (let k = 1; k <= ctx.n; k++) {
+      const seat = s.seat === null ? k - 1 : (s.seat + k) % ctx.n;
+      if (seat === s.seat) continue;
+      others.push(seat);
+    }
+    const opp = h('div.opponents', { class: `count-${others.length}` });
+    for (const seat of others) opp.append(this.seatBox(seat, mod.seatInfo(ctx, seat)));
+    const center = h('div.felt', null, mod.center(ctx));
+    const mine = h('div.my-area');
+    if (s.seat !== null) mine.append(...[this.seatBox(s.seat, mod.seatInfo(ctx, s.seat)), mod.hand(ctx)].filter(Boolean));
+    else mine.append(h('p.watching', null, 'You are watching this game.'));
+    return h('div.table', { class: `game-${s.game}` }, opp, center, mine);
+  }
+
+  waitingRoom() {
+    const s = this.state;
+    const seats = h('ul.waiting-seats');
+    const free = s.players.filter((p) => !p).length;
+    s.players.forEach((p, seat) => {
+      seats.append(
+        h('li', null,
+          h('span.seat-no', null, `Seat ${seat + 1}`),
+          p ? h('span', null, p.name, p.bot ? ' (bot)' : '', seat === s.seat ? ' (you)' : '') : h('span.empty', null, 'empty'),
+          !p && s.seat !== null
+            ? h('button.secondary.small', { type: 'button', dataset: { key: `bot-${seat}` }, onclick: () => this.roomRequest({ type: 'add_bot', seat }) }, 'Add bot')
+            : null),
+      );
+    });
+    const canStart = s.seat !== null && free === 0;
+    return h('div.waiting', null,
+      h('h2', null, `${s.players.length} seats, ${free} free`),
+      h('p', null, 'Send the link above to your friends, or fill the empty seats with bots.'),
+      seats,
+      h('div.menu-row', null,
+        s.seat === null && free > 0
+          ? h('button.primary', { type: 'button', onclick: () => this.onTakeSeat() }, 'Take a seat')
+          : null,
+        s.seat !== null && free > 0
+          ? h('button.secondary', { type: 'button', onclick: () => this.fillWithBots() }, 'Fill with bots')
+          : null,
+        s.seat !== null
+          ? h('button.primary', { type: 'button', disabled: !canStart, dataset: { key: 'start' }, onclick: () => this.roomRequest({ type: 'start' }) }, 'Start the game')
+          : null));
+  }
+
+  async fillWithBots() {
+    const s = this.state;
+    for (let seat = 0; seat < s.players.length; seat++) {
+      if (!s.players[seat]) await this.roomRequest({ type: 'add_bot', seat });
+    }
+  }
+
+  resultPanel() {
+    const s = this.state;
+    const r = this.result;
+    const places = r.places || [];
+    const order = s.players.map((_, seat) => seat).sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99));
+    const rows = order.map((seat) =>
+      h('tr', { class: (r.winners || []).includes(seat) ? 'winner' : '' },
+        h('td', null, places[seat] !== undefined ? ordinal(places[seat]) : ''),
+        h('td', null, this.name(seat), seat === s.seat ? ' (you)' : ''),
+        r.scores ? h('td', null, String(r.scores[seat])) : null));
+    const iWon = s.seat !== null && (r.winners || []).includes(s.seat);
+    const panel = h('div.result', { role: 'dialog', 'aria-label': 'Result', class: this.resultFolded ? 'folded' : '' },
+      h('h2', null, s.seat === null ? 'The game is over' : iWon ? 'You won!' : 'Game over'),
+      h('table', null, h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), r.scores ? h('th', null, 'Score') : null)), h('tbody', null, rows)),
+      h('div.menu-row', null,
+        h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
+        h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
+        h('button.secondary', {
+          type: 'button',
+          'aria-expanded': String(!this.resultFolded),
+          onclick: (e) => {
+            this.resultFolded = !this.resultFolded;
+            panel.classList.toggle('folded', this.resultFolded);
+            e.currentTarget.textContent = this.resultFolded ? 'Show the result' : 'Look at the table';
+            e.currentTarget.setAttribute('aria-expanded', String(!this.resultFolded));
+          },
+        }, this.resultFolded ? 'Show the result' : 'Look at the table')));
+    return panel;
+  }
+}
+
+function windowWords(name) {
+  const words = { slap: 'Slap window', peek: 'Look at two cards', exchange: 'Exchange', turn: 'Time to move' };
+  return words[name] || capitalise(String(name || 'Window'));
+}
+
+function ordinal(n) {
+  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+}
+
+// Chat text with room links made clickable; everything else stays plain text.
+function linkify(text) {
+  const out = [];
+  const re = /#\/room\/([A-Za-z0-9]{6})/g;
+  let last = 0;
+  for (let m; (m = re.exec(text));) {
+    out.push(text.slice(last, m.index));
+    out.push(h('a', { href: `#/room/${m[1].toUpperCase()}` }, `room ${m[1].toUpperCase()}`));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
+}

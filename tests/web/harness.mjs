@@ -1,0 +1,153 @@
+// Shared pieces of the browser tests: a campfire-server of their own on a free port, Debian's
+// chromium through playwright-core, players that fail the test on any console or page error,
+// screenshots into the artifacts folder.
+import { spawn } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const sourceDir = path.resolve(here, '../..');
+export const serverBinary = process.env.CAMPFIRE_SERVER || path.join(sourceDir, 'build/default/server/campfire-server');
+export const artifactsDir = process.env.CAMPFIRE_WEB_ARTIFACTS || path.join(sourceDir, 'build/default/tests/web/artifacts');
+export const chromiumPath = process.env.CAMPFIRE_CHROMIUM || '/usr/bin/chromium';
+// The long form (make test-web) plays more and waits longer.
+export const long = process.env.CAMPFIRE_WEB_LONG === '1';
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 360, height: 780 };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// opts.botDelayMs: how long the server's bots think (short by default, so games move on).
+export async function startServer({ botDelayMs = 150 } = {}) {
+  assert.ok(existsSync(serverBinary), `campfire-server not found at ${serverBinary} (build it first)`);
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--test-mode', '--web-root', path.join(sourceDir, 'clients/web'),
+    '--log-level', 'warn', '--bot-delay-ms', String(botDelayMs)];
+  const proc = spawn(serverBinary, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`campfire-server exited with ${proc.exitCode}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error('campfire-server did not come up');
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    stop: () => new Promise((resolve) => {
+      if (proc.exitCode !== null) return resolve();
+      proc.once('exit', resolve);
+      proc.kill('SIGTERM');
+    }),
+  };
+}
+
+export async function launchBrowser() {
+  assert.ok(existsSync(chromiumPath), `chromium not found at ${chromiumPath} (scripts/install-deps.sh installs it)`);
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+}
+
+// A player in their own browser context (their own localStorage), named before the page loads.
+export async function newPlayer(browser, server, name, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((n) => {
+    if (!localStorage.getItem('campfire.name')) localStorage.setItem('campfire.name', n);
+  }, name);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.setDefaultTimeout(long ? 30000 : 15000);
+  return { name, context, page, errors, server };
+}
+
+export function assertClean(player) {
+  assert.deepEqual(player.errors, [], `${player.name}'s page logged errors`);
+}
+
+export async function screenshot(page, file) {
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, file), fullPage: true });
+}
+
+export function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+// Lobby: create a table of `game` with `seats` seats; returns the room code.
+export async function createRoom(player, game, seats) {
+  const { page } = player;
+  await page.goto(`${player.server.url}/`);
+  const form = page.locator(`form[data-game="${game}"]`);
+  await form.locator('select[name=seats]').selectOption(String(seats));
+  await form.locator('button[type=submit]').click();
+  await page.waitForSelector('.board[data-status=waiting]');
+  const code = (await page.locator('.table-head .room-code').textContent()).trim();
+  assert.match(code, /^[A-Z2-9]{6}$/);
+  return code;
+}
+
+export async function version(page) {
+  return Number(await page.locator('.board').getAttribute('data-version'));
+}
+
+// Clicks `locator` (a card, slot or button bound to legal actions). When it stands for several
+// actions a menu opens; `pick` chooses among its entries (the first by default). Resolves once
+// the table shows a newer version, or a refusal notice; false when the click found no hold.
+export async function play(page, locator, pick = 0) {
+  const before = await version(page);
+  try {
+    await locator.click({ timeout: 3000 });
+  } catch (e) {
+    if (e.name !== 'TimeoutError') throw e;
+    // A card under another in a run or a pile shows only its top strip: click there.
+    try {
+      await locator.click({ timeout: 3000, position: { x: 14, y: 10 } });
+    } catch (e2) {
+      // The table was redrawn under the pointer all along (others kept moving): report that
+      // nothing was played, and let the caller look again.
+      if (e2.name === 'TimeoutError') return false;
+      throw e2;
+    }
+  }
+  const menu = page.locator('.action-bar .menu-title');
+  if (await menu.count()) {
+    const entries = page.locator('.action-bar button.action');
+    const n = await entries.count();
+    await entries.nth(typeof pick === 'function' ? pick(n) : Math.min(pick, n - 1)).click();
+  }
+  await page.waitForFunction((v) => {
+    const b = document.querySelector('.board');
+    return (b && Number(b.dataset.version) > v) || document.querySelector('.notice [class^=notice-]');
+  }, before);
+  return true;
+}

@@ -1,0 +1,11 @@
+# Installs the browser tests' one npm package (playwright-core, pinned by package-lock.json)
+# when node_modules is missing or older than the lock file. Run as: cmake -DNPM=... -DDIR=... -P
+set(stamp "${DIR}/node_modules/.package-lock.json")
+if(EXISTS "${stamp}" AND NOT "${DIR}/package-lock.json" IS_NEWER_THAN "${stamp}")
+  message(STATUS "tests/web: node_modules is up to date")
+  return()
+endif()
+execute_process(COMMAND "${NPM}" ci --no-audit --no-fund WORKING_DIRECTORY "${DIR}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "npm ci failed in ${DIR} (${rc})")
+endif()

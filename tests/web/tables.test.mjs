@@ -1,0 +1,143 @@
+// Every game: a table is reached from the lobby (bots fill the other seats), it is drawn as a
+// card table, a legal action is clicked and the server takes it; the same table at phone width
+// fits the screen. Screenshots of every table land in the artifacts folder.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP, long,
+} from './harness.mjs';
+
+// The long form plays on: this many of our own moves, or to the end of the game.
+const LONG_MOVES = 60;
+
+const GAMES = [
+  { id: 'pinocchio', seats: 3, look: '.claims' },
+  { id: 'naked-gibbon', seats: 3, look: '.fire-number' },
+  { id: 'fib-fibonacci', seats: 2, look: '.fib-center' },
+  { id: 'spider-monkey', seats: 3, look: '.sm-line' },
+  { id: 'tricky-tribes', seats: 3, look: '.tt-center' },
+];
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function reachTable(player, game, seats) {
+  const { page } = player;
+  await createRoom(player, game, seats);
+  await page.getByRole('button', { name: 'Fill with bots' }).click();
+  await page.waitForSelector('button[data-key=start]:not([disabled])');
+  await page.locator('button[data-key=start]').click();
+  await page.waitForSelector('.board[data-status=playing]');
+  await page.waitForSelector('.turn-line.my-turn');
+}
+
+// The first thing on the table that stands for a legal action, else a labelled button.
+async function firstLegal(page) {
+  const onTable = page.locator('.board .playable');
+  if (await onTable.count()) return onTable.first();
+  return page.locator('.action-bar button.action').first();
+}
+
+async function playOn(page, game) {
+  const deadline = Date.now() + 240000;
+  let moves = 0;
+  while (moves < LONG_MOVES && !(await page.locator('.result').count())) {
+    assert.ok(Date.now() < deadline, `${game}: stuck after ${moves} moves`);
+    if (await page.locator('.turn-line.my-turn').count()) {
+      if (!(await play(page, await firstLegal(page), (n) => moves % n))) continue;
+      assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
+      moves++;
+    } else {
+      await page.waitForTimeout(50);
+    }
+  }
+  await screenshot(page, `${game}-later.png`);
+}
+
+for (const g of GAMES) {
+  test(`${g.id}: a table is reached and a legal action clicked`, { timeout: long ? 360000 : 90000 }, async () => {
+    const player = await newPlayer(browser, server, 'Tess');
+    const { page } = player;
+    try {
+      await reachTable(player, g.id, g.seats);
+      await page.waitForSelector(g.look);
+      assert.ok(await page.locator('.my-area .seat .badge.you').count());
+      await screenshot(page, `${g.id}.png`);
+
+      const v = await version(page);
+      assert.ok(await play(page, await firstLegal(page)), 'the first legal action could be clicked');
+      assert.equal(await page.locator('.notice-error').count(), 0, await page.locator('.notice').textContent());
+      assert.ok((await version(page)) > v);
+      assert.ok((await page.locator('.log li').count()) > 0, 'the log shows what happened');
+      if (long) await playOn(page, g.id);
+
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(100);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= PHONE.width + 1, `the ${g.id} table is ${width}px wide at phone width`);
+      await screenshot(page, `${g.id}-phone.png`);
+      await page.setViewportSize(DESKTOP);
+      assertClean(player);
+    } catch (e) {
+      await screenshot(page, `${g.id}-failed.png`).catch(() => {});
+      throw new Error(`${e.message}\npage errors: ${player.errors.join(' | ')}`);
+    } finally {
+      await player.context.close();
+    }
+  });
+}
+
+test('the lobby fits a phone and lists every game with its options', { timeout: 60000 }, async () => {
+  const player = await newPlayer(browser, server, 'Pia', PHONE);
+  const { page } = player;
+  try {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('.game-card');
+    const games = await (await fetch(`${server.url}/api/games`)).json();
+    assert.equal(await page.locator('.game-card').count(), games.length);
+    for (const g of games) {
+      const form = page.locator(`form[data-game="${g.id}"]`);
+      await form.locator('summary').click();
+      for (const o of g.options) assert.equal(await form.locator(`[name="${o.key}"]`).count(), 1, `${g.id} ${o.key}`);
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= PHONE.width + 1, `the lobby is ${width}px wide at phone width`);
+    await screenshot(page, 'lobby-phone.png');
+    assertClean(player);
+  } finally {
+    await player.context.close();
+  }
+});
+
+test('a move can be made with the keyboard alone', { timeout: 60000 }, async () => {
+  const player = await newPlayer(browser, server, 'Kai');
+  const { page } = player;
+  try {
+    await reachTable(player, 'pinocchio', 2);
+    const v = await version(page);
+    let reached = false;
+    for (let i = 0; i < 80 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.classList.contains('playable') ?? false);
+    }
+    assert.ok(reached, 'Tab reaches a playable card or button');
+    const label = await page.evaluate(() => document.activeElement.getAttribute('aria-label') || document.activeElement.textContent);
+    assert.ok(label && label.length > 0, 'the focused control says what it is');
+    await page.keyboard.press('Enter');
+    if (await page.locator('.action-bar .menu-title').count()) await page.keyboard.press('Enter');
+    await page.waitForFunction((old) => Number(document.querySelector('.board').dataset.version) > old, v);
+    assertClean(player);
+  } finally {
+    await player.context.close();
+  }
+});
