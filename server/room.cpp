@@ -209,35 +209,36 @@ Room::StateParts Room::state_parts() const {
 
 std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* legal_hash) const {
   const State& st = match_.state();
-  std::string view = "null";
+  const bool waiting = status_ == RoomStatus::kWaiting;
   std::string legal = "[]";
   std::string labels = "[]";
-  if (status_ != RoomStatus::kWaiting) {
-    view = dump(st.view(seat >= 0 ? seat : kSpectator));
-    if (seat >= 0) {
-      json legal_json = json::array();
-      json labels_json = json::array();
-      for (const Action& a : st.legal_actions(seat)) {
-        legal_json.push_back(match_.game().action_to_json(a));
-        labels_json.push_back(render(st.describe(seat, a)));
-      }
-      legal = dump(legal_json);
-      labels = dump(labels_json);
+  if (!waiting && seat >= 0) {
+    json legal_json = json::array();
+    json labels_json = json::array();
+    for (const Action& a : st.legal_actions(seat)) {
+      legal_json.push_back(match_.game().action_to_json(a));
+      labels_json.push_back(render(st.describe(seat, a)));
     }
+    legal = dump(legal_json);
+    labels = dump(labels_json);
   }
   if (legal_hash != nullptr) *legal_hash = std::hash<std::string>{}(legal);
-  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
+  // The view, the largest part, is written straight into the frame.
   std::string out;
-  out.reserve(parts.head.size() + labels.size() + 10 + legal.size() + parts.middle.size() +
-              seat_text.size() + parts.after_seat.size() + view.size() + parts.tail.size());
+  out.reserve(parts.head.size() + labels.size() + legal.size() + parts.middle.size() +
+              parts.after_seat.size() + parts.tail.size() + 2048);
   out += parts.head;
   out += labels;
   out += ",\"legal\":";
   out += legal;
   out += parts.middle;
-  out += seat_text;
+  out += seat >= 0 ? std::to_string(seat) : "null";
   out += parts.after_seat;
-  out += view;
+  if (waiting) {
+    out += "null";
+  } else {
+    protocol::append_json(st.view(seat >= 0 ? seat : kSpectator), out);
+  }
   out += parts.tail;
   return out;
 }
