@@ -223,22 +223,28 @@ std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* le
     labels = dump(labels_json);
   }
   if (legal_hash != nullptr) *legal_hash = std::hash<std::string>{}(legal);
-  // The view, the largest part, is written straight into the frame.
+  // The view, the largest part, is written into a buffer that keeps its capacity between frames
+  // (no growing a fresh string every time), and the frame gets exactly the memory it needs:
+  // frames wait in the queues of slow readers.
+  thread_local std::string view;
+  view.clear();
+  if (waiting) {
+    view = "null";
+  } else {
+    protocol::append_json(st.view(seat >= 0 ? seat : kSpectator), view);
+  }
+  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
   std::string out;
-  out.reserve(parts.head.size() + labels.size() + legal.size() + parts.middle.size() +
-              parts.after_seat.size() + parts.tail.size() + 2048);
+  out.reserve(parts.head.size() + labels.size() + 10 + legal.size() + parts.middle.size() +
+              seat_text.size() + parts.after_seat.size() + view.size() + parts.tail.size());
   out += parts.head;
   out += labels;
   out += ",\"legal\":";
   out += legal;
   out += parts.middle;
-  out += seat >= 0 ? std::to_string(seat) : "null";
+  out += seat_text;
   out += parts.after_seat;
-  if (waiting) {
-    out += "null";
-  } else {
-    protocol::append_json(st.view(seat >= 0 ? seat : kSpectator), out);
-  }
+  out += view;
   out += parts.tail;
   return out;
 }
