@@ -7,6 +7,9 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <array>
+#include <cstdint>
+#include <mutex>
 
 #include "engine/core/match.hpp"
 
@@ -15,6 +18,14 @@ namespace campfire::server {
 namespace {
 constexpr int kViolationsBeforeClose = 50;
 const char* kServerName = "campfire 0.1.0";
+
+// Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
+// each connection's own would add 40 bytes to every idle connection, and the lock is held only
+// to move a pointer.
+std::mutex& incoming_lock(const void* session) {
+  static std::array<std::mutex, 64> locks;
+  return locks[(reinterpret_cast<std::uintptr_t>(session) >> 6) % locks.size()];
+}
 }  // namespace
 
 WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
@@ -252,7 +263,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
 // events and state) are then written as one burst.
 void WebSocketSession::send(Frame frame) {
   {
-    std::lock_guard lock(incoming_mutex_);
+    std::lock_guard lock(incoming_lock(this));
     incoming_.push_back(std::move(frame));
     if (take_posted_) return;
     take_posted_ = true;
@@ -263,7 +274,7 @@ void WebSocketSession::send(Frame frame) {
 void WebSocketSession::take_incoming() {
   std::vector<Frame> frames;
   {
-    std::lock_guard lock(incoming_mutex_);
+    std::lock_guard lock(incoming_lock(this));
     frames.swap(incoming_);
     take_posted_ = false;
   }

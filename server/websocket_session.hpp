@@ -9,7 +9,6 @@
 #include <chrono>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,8 +69,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
   // connections sit idle with nothing queued.
   std::list<Frame> queue_;
-  // Frames from other strands, waiting for the one post that moves them to `queue_`.
-  std::mutex incoming_mutex_;
+  // Frames from other strands, waiting for the one post that moves them to `queue_` (guarded by
+  // a lock shared with other connections, see incoming_lock).
   std::vector<Frame> incoming_;
   bool take_posted_ = false;
   bool writing_ = false;
