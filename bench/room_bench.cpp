@@ -125,8 +125,8 @@ void room(benchmark::State& st, const Game* g, int seats) {
   }
   table.reset();
   ioc.poll();
-  st.counters["actions/s"] = benchmark::Counter(static_cast<double>(actions),
-                                                benchmark::Counter::kIsRate);
+  st.counters["actions/s"] =
+      benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
   if (actions > 0) {
     st.counters["frames/action"] = static_cast<double>(frames) / static_cast<double>(actions);
     st.counters["bytes/action"] = static_cast<double>(bytes) / static_cast<double>(actions);

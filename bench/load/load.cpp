@@ -386,8 +386,8 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   }
 }
 
-void Seat::on_state(std::string_view room, long long version,
-                    std::optional<std::string_view> legal, Clock::time_point now) {
+void Seat::on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
+                    Clock::time_point now) {
   if (room != room_) return;  // a room this seat has left
   if (version <= version_) return;
   version_ = version;

@@ -284,7 +284,8 @@ class FibState final : public StateBase<FibState> {
       o.emplace("values", std::move(values));
       o.emplace("closed", r.closed());
       o.emplace("cappedBy", capped_by[i] < 0 ? json(nullptr) : json(capped_by[i]));
-      if (r.length >= 2 && !r.capped) o.emplace("next", r.values[r.length - 1] + r.values[r.length - 2]);
+      if (r.length >= 2 && !r.capped)
+        o.emplace("next", r.values[r.length - 1] + r.values[r.length - 2]);
       run_list.push_back(std::move(run));
     }
     json side = json::array();

@@ -11,7 +11,9 @@
 namespace campfire::protocol {
 namespace {
 
-std::string reference(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string reference(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 TEST(JsonText, MatchesNlohmannOnAwkwardValues) {
   const std::vector<json> values = {

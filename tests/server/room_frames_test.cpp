@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/io_context.hpp>
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
 #include <map>
 
 #include "engine/core/match.hpp"
