@@ -28,13 +28,14 @@ test-asan: deps
 run: build
 	./build/default/server/campfire-server --port 8080 $(ARGS)
 
-# Benchmarks in a Release build; numbers are printed, never asserted. The engine
+# Benchmarks in a Release build; numbers are printed, never asserted. The engine and room
 # micro-benchmarks, then scripts/bench.py: the server under campfire-load against the bare echo
 # server, pinned to different cores. Extra flags: make bench BENCH_ARGS="--quick" (see --help).
 bench: deps
 	cmake --preset release
-	cmake --build --preset release --target campfire_engine_bench campfire-server campfire-load campfire-echo-server campfire-journal-bench
+	cmake --build --preset release --target campfire_engine_bench campfire_room_bench campfire-server campfire-load campfire-echo-server campfire-journal-bench
 	./build/release/bench/campfire_engine_bench --benchmark_min_time=0.2
+	./build/release/bench/campfire_room_bench --benchmark_min_time=0.2
 	./build/release/bench/campfire-journal-bench --rooms 1
 	./build/release/bench/campfire-journal-bench --rooms 100
 	./build/release/bench/campfire-journal-bench --rooms 1000

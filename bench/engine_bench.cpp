@@ -1,11 +1,13 @@
 // Engine micro-benchmarks for every registered game: random-playout throughput (legal_actions +
-// apply), one seat's view built and serialised, state clone, and replay from a saved log.
+// apply), one seat's view built and serialised (as the server serialises it), state clone, and
+// replay from a saved log.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "protocol/json_text.hpp"
 
 namespace campfire {
 namespace {
@@ -73,7 +75,8 @@ void view(benchmark::State& st, const Game* g, int seats) {
   const Match m = midgame(*g, seats);
   Seat seat = 0;
   for (auto _ : st) {
-    std::string text = m.state().view(seat).dump();
+    // Serialised as the server serialises every frame.
+    std::string text = protocol::json_text(m.state().view(seat));
     benchmark::DoNotOptimize(text);
     seat = (seat + 1) % seats;
   }

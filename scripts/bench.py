@@ -134,10 +134,12 @@ def listed_games(server_bin, pin):
 def play_cell(args, pin, game, seats, conns):
     rooms = conns // seats
     with Server(args, args.server, False, pin.server) as s:
-        play = load(args, pin.load, s.port, ["play", rooms, seats], ["--game", game])
+        play = load(args, pin.load, s.port, ["play", rooms, seats], ["--game", game],
+                    server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
         size = int(play.get("avg_frame_bytes", 0)) or 512
-        echo = load(args, pin.load, e.port, ["echo", rooms * seats], ["--size", size])
+        echo = load(args, pin.load, e.port, ["echo", rooms * seats], ["--size", size],
+                    server_pid=e.proc.pid)
     rates = {}
     if args.rate_levels and play.get("actions_per_s"):
         for level in args.rate_levels:
@@ -247,12 +249,13 @@ def main():
         f"after {args.warmup:g} s warm-up. Median (min-max).")
     out("")
     out("| game | seats | conns | actions/s | msgs/s | echo msgs/s | of echo | frame B "
-        "| p50 ms | p99 ms | p99.9 ms | p99 ms at 10/50/80% of max | refused/failed |")
-    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        "| server µs/action | CPU % server/load (echo) | p50 ms | p99 ms | p99.9 ms "
+        "| p99 ms at 10/50/80% of max | refused/failed |")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game, seats in GAMES:
         if game not in listed:
             out(f"| {game} | {seats} | - | skipped: the server does not list this game |"
-                " | | | | | | | | |")
+                " | | | | | | | | | | |")
             continue
         for conns in args.connections:
             cells = [play_cell(args, pin, game, seats, conns) for _ in range(args.runs)]
@@ -274,7 +277,10 @@ def main():
             broken = [r.get("error") for r in plays + echoes if "error" in r]
             out(f"| {game} | {seats} | {(conns // seats) * seats} | {col(plays, 'actions_per_s')} "
                 f"| {col(plays, 'msgs_per_s')} | {col(echoes, 'msgs_per_s')} | {fraction}% "
-                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'p50_us', 1e-3)} "
+                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'server_us_per_action')} "
+                f"| {col(plays, 'server_cpu_pct')}/{col(plays, 'load_cpu_pct')} "
+                f"({col(echoes, 'server_cpu_pct')}/{col(echoes, 'load_cpu_pct')}) "
+                f"| {col(plays, 'p50_us', 1e-3)} "
                 f"| {col(plays, 'p99_us', 1e-3)} | {col(plays, 'p999_us', 1e-3)} | {rate_p99} "
                 f"| {refused}/{failed}{' ' + broken[0] if broken else ''} |")
             sys.stderr.write(f"done: {game} {conns}\n")
@@ -282,8 +288,11 @@ def main():
     out("msgs/s: WebSocket frames delivered to clients (states, events, replies); the echo server "
         "gets as many connections and frames of the play run's mean size. Latency: from sending "
         "an action to the acting seat receiving the state that contains it; under `rate` from the "
-        "scheduled send time. refused: actions the server turned down because another seat moved "
-        "first; failed: connections lost.")
+        "scheduled send time. server µs/action: CPU time (user and system) the server used per "
+        "action while measuring; CPU %: of one core, for the server and the load generator in the "
+        "play run and (in brackets) in the echo run. A side near 100% is the bottleneck; both far "
+        "below it means the cores were busy with other work. refused: actions the server turned "
+        "down because another seat moved first; failed: connections lost.")
     out("")
     out("| hold | server bytes/conn | echo bytes/conn | ratio | ready | errors |")
     out("|---|---|---|---|---|---|")

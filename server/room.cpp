@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "protocol/json_text.hpp"
 #include "protocol/protocol.hpp"
 
 namespace campfire::server {
@@ -20,7 +21,8 @@ std::int64_t now_ms() {
       .count();
 }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+// Every frame's text: what nlohmann's dump gives, written faster.
+std::string dump(const json& j) { return protocol::json_text(j); }
 
 }  // namespace
 
@@ -387,40 +389,72 @@ json Room::window_json() const {
           {"remainingMs", std::max<long long>(0, remaining)}};
 }
 
-std::string Room::state_frame(int seat, std::size_t* legal_hash) const {
+// A state message differs between recipients only in the seat, its view and its legal moves, so
+// the rest is serialised once per change. The keys are written in the order nlohmann's dump
+// writes an object's keys (sorted), so a frame is exactly what dumping the whole object gives.
+Room::StateParts Room::state_parts() const {
   const State& st = match_.state();
-  json msg = {{"type", "state"},
-              {"room", code_},
-              {"version", version_},
-              {"game", match_.game().info().id},
-              {"status", status_name(status_)},
-              {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-              {"players", players()},
-              {"options", match_.options().to_json()}};
-  json legal = json::array();
-  json labels = json::array();
+  StateParts p;
+  p.head = "{\"game\":" + dump(match_.game().info().id) + ",\"labels\":";
+  p.middle = ",\"moves\":" + std::to_string(match_.log().size()) +
+             ",\"options\":" + dump(match_.options().to_json()) + ",\"players\":" + dump(players());
+  if (status_ == RoomStatus::kOver) p.middle += ",\"result\":" + dump(st.result().to_json());
+  p.middle += ",\"room\":" + dump(code_) + ",\"seat\":";
   json to_act = json::array();
-  if (status_ == RoomStatus::kWaiting) {
-    msg["view"] = nullptr;
-  } else {
-    msg["view"] = st.view(seat >= 0 ? seat : kSpectator);
-    st.to_act().for_each([&](Seat s) { to_act.push_back(s); });
-    if (seat >= 0) {
-      for (const Action& a : st.legal_actions(seat)) {
-        legal.push_back(match_.game().action_to_json(a));
-        labels.push_back(render(st.describe(seat, a)));
-      }
+  if (status_ != RoomStatus::kWaiting) st.to_act().for_each([&](Seat s) { to_act.push_back(s); });
+  p.after_seat = std::string(",\"status\":\"") + status_name(status_) +
+                 "\",\"toAct\":" + dump(to_act) + ",\"turn\":" + dump(turn_json()) +
+                 ",\"type\":\"state\",\"version\":" + std::to_string(version_) + ",\"view\":";
+  p.tail = ",\"window\":" + dump(window_json()) + "}";
+  return p;
+}
+
+std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* legal_hash) const {
+  const State& st = match_.state();
+  const bool waiting = status_ == RoomStatus::kWaiting;
+  std::string legal = "[]";
+  std::string labels = "[]";
+  if (!waiting && seat >= 0) {
+    json legal_json = json::array();
+    json labels_json = json::array();
+    for (const Action& a : st.legal_actions(seat)) {
+      legal_json.push_back(match_.game().action_to_json(a));
+      labels_json.push_back(render(st.describe(seat, a)));
     }
+    legal = dump(legal_json);
+    labels = dump(labels_json);
   }
-  msg["toAct"] = std::move(to_act);
-  if (legal_hash != nullptr) *legal_hash = std::hash<std::string>{}(legal.dump());
-  msg["legal"] = std::move(legal);
-  msg["labels"] = std::move(labels);
-  msg["window"] = window_json();
-  msg["turn"] = turn_json();
-  msg["moves"] = match_.log().size();
-  if (status_ == RoomStatus::kOver) msg["result"] = st.result().to_json();
-  return dump(msg);
+  if (legal_hash != nullptr) *legal_hash = std::hash<std::string>{}(legal);
+  // The view, the largest part, is written into a buffer that keeps its capacity between frames
+  // (no growing a fresh string every time), and the frame gets exactly the memory it needs:
+  // frames wait in the queues of slow readers.
+  thread_local std::string view;
+  view.clear();
+  if (waiting) {
+    view = "null";
+  } else {
+    protocol::append_json(st.view(seat >= 0 ? seat : kSpectator), view);
+  }
+  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
+  std::string out;
+  out.reserve(parts.head.size() + labels.size() + 10 + legal.size() + parts.middle.size() +
+              seat_text.size() + parts.after_seat.size() + view.size() + parts.tail.size());
+  out += parts.head;
+  out += labels;
+  out += ",\"legal\":";
+  out += legal;
+  out += parts.middle;
+  out += seat_text;
+  out += parts.after_seat;
+  out += view;
+  out += parts.tail;
+  return out;
+}
+
+std::string Room::state_frame(int seat) const { return state_frame(state_parts(), seat); }
+
+std::string Room::event_text(const Event& e) const {
+  return dump({{"type", "event"}, {"room", code_}, {"version", version_}, {"event", render_event(e.body)}});
 }
 
 void Room::changed(const std::vector<Event>* events) {
@@ -439,41 +473,40 @@ void Room::changed(const std::vector<Event>* events) {
   ++version_;
   arm_window();
   arm_turn();
-  // Every seat gets its own events and view; spectators share one public copy of each.
+  // Each event is rendered once and its one frame goes to every recipient; every seat gets its
+  // own view, spectators share one public copy.
+  std::vector<Frame> event_frames;
+  if (events != nullptr) {
+    for (const Event& e : *events) {
+      bool wanted = e.to.everyone && !spectators_.empty();
+      for (std::size_t s = 0; s < seats_.size() && !wanted; ++s) {
+        wanted = !seats_[s].bot && e.to.includes(static_cast<Seat>(s)) &&
+                 !seats_[s].client.expired();
+      }
+      event_frames.push_back(wanted ? make_frame(event_text(e)) : nullptr);
+    }
+  }
+  const StateParts parts = state_parts();
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot) continue;
-    if (events != nullptr) {
-      for (const Event& e : *events) {
-        if (!e.to.includes(static_cast<Seat>(s))) continue;
-        out(c, make_frame(dump({{"type", "event"},
-                                 {"room", code_},
-                                 {"version", version_},
-                                 {"event", render_event(e.body)}})));
-      }
+    for (std::size_t i = 0; i < event_frames.size(); ++i) {
+      if (event_frames[i] && (*events)[i].to.includes(static_cast<Seat>(s))) out(c, event_frames[i]);
     }
     std::size_t legal_hash = 0;
-    out(c, make_frame(state_frame(static_cast<int>(s), &legal_hash)));
+    out(c, make_frame(state_frame(parts, static_cast<int>(s), &legal_hash)));
     if (legal_hash != seats_[s].legal_hash) {
       seats_[s].legal_hash = legal_hash;
       seats_[s].legal_since = version_;
     }
   }
   if (!spectators_.empty()) {
-    std::vector<Frame> public_events;
-    if (events != nullptr) {
-      for (const Event& e : *events) {
-        if (!e.to.everyone) continue;
-        public_events.push_back(make_frame(dump({{"type", "event"},
-                                                 {"room", code_},
-                                                 {"version", version_},
-                                                 {"event", render_event(e.body)}})));
-      }
-    }
-    const Frame state = make_frame(state_frame(-1));
+    const Frame state = make_frame(state_frame(parts, -1));
     for (const auto& w : spectators_) {
       if (auto c = w.lock()) {
-        for (const Frame& f : public_events) out(c, f);
+        for (std::size_t i = 0; i < event_frames.size(); ++i) {
+          if (event_frames[i] && (*events)[i].to.everyone) out(c, event_frames[i]);
+        }
         out(c, state);
       }
     }

@@ -141,8 +141,20 @@ class Room : public std::enable_shared_from_this<Room> {
   json players() const;
   json window_json() const;
   json turn_json() const;
-  // A member's state message; `legal_hash` receives a hash of the seat's legal actions.
-  std::string state_frame(int seat, std::size_t* legal_hash = nullptr) const;
+  // The parts of a state message that every recipient shares, serialised once per change.
+  struct StateParts {
+    std::string head;        // up to the seat's labels
+    std::string middle;      // from options to the seat number
+    std::string after_seat;  // from status to the view
+    std::string tail;        // the window and the end
+  };
+  StateParts state_parts() const;
+  // A member's state message (seat -1: a spectator's); `legal_hash` receives a hash of the
+  // seat's legal actions.
+  std::string state_frame(const StateParts& parts, int seat,
+                          std::size_t* legal_hash = nullptr) const;
+  std::string state_frame(int seat) const;
+  std::string event_text(const Event& e) const;
 
   // After every change: version, states (and events) to everyone, timers, bots, summary.
   void changed(const std::vector<Event>* events);

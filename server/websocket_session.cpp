@@ -1,9 +1,15 @@
 #include "server/websocket_session.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <array>
+#include <cstdint>
+#include <mutex>
 
 #include "engine/core/match.hpp"
 
@@ -12,6 +18,14 @@ namespace campfire::server {
 namespace {
 constexpr int kViolationsBeforeClose = 50;
 const char* kServerName = "campfire 0.1.0";
+
+// Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
+// each connection's own would add 40 bytes to every idle connection, and the lock is held only
+// to move a pointer.
+std::mutex& incoming_lock(const void* session) {
+  static std::array<std::mutex, 64> locks;
+  return locks[(reinterpret_cast<std::uintptr_t>(session) >> 6) % locks.size()];
+}
 }  // namespace
 
 WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
@@ -252,11 +266,30 @@ void WebSocketSession::dispatch(protocol::Request& r) {
   error(r.id, "bad_request", "unknown message type '" + type + "'");
 }
 
+// Frames sent from other strands (rooms) gather in `incoming_` and reach the connection with
+// one post, however many arrive before it runs: the frames of one change (the mover's reply,
+// events and state) are then written as one burst.
 void WebSocketSession::send(Frame frame) {
-  boost::asio::post(ws_.get_executor(),
-                    [self = shared_from_this(), frame = std::move(frame)]() mutable {
-                      self->queue(std::move(frame));
-                    });
+  {
+    std::lock_guard lock(incoming_lock(this));
+    incoming_.push_back(std::move(frame));
+    if (take_posted_) return;
+    take_posted_ = true;
+  }
+  boost::asio::post(ws_.get_executor(), [self = shared_from_this()] { self->take_incoming(); });
+}
+
+void WebSocketSession::take_incoming() {
+  std::vector<Frame> frames;
+  {
+    std::lock_guard lock(incoming_lock(this));
+    frames.swap(incoming_);
+    take_posted_ = false;
+  }
+  for (Frame& f : frames) {
+    if (!enqueue(std::move(f))) return;
+  }
+  if (!writing_ && !queue_.empty()) do_write();
 }
 
 void WebSocketSession::evicted(const std::string& room) {
@@ -279,14 +312,37 @@ void WebSocketSession::go_away() {
   });
 }
 
-void WebSocketSession::queue(Frame frame) {
-  if (closed_) return;
-  if (queue_.size() >= ctx_.config.max_queued_frames) return drop("slow reader");
+bool WebSocketSession::enqueue(Frame frame) {
+  if (closed_) return false;
+  if (queue_.size() >= ctx_.config.max_queued_frames) {
+    drop("slow reader");
+    return false;
+  }
   queue_.push_back(std::move(frame));
-  if (!writing_) do_write();
+  return true;
+}
+
+void WebSocketSession::queue(Frame frame) {
+  if (enqueue(std::move(frame)) && !writing_) do_write();
+}
+
+// Beast writes one message per write, each in its own send call. While more frames wait the
+// socket is corked, so a burst leaves as one TCP segment once the queue is empty (uncorking
+// sends what the cork held) instead of one segment, and one wake-up of the reader, per frame.
+void WebSocketSession::set_cork(bool on) {
+#ifdef TCP_CORK
+  if (corked_ == on) return;
+  corked_ = on;
+  const int value = on ? 1 : 0;
+  ::setsockopt(beast::get_lowest_layer(ws_).socket().native_handle(), IPPROTO_TCP, TCP_CORK,
+               &value, sizeof value);
+#else
+  (void)on;
+#endif
 }
 
 void WebSocketSession::do_write() {
+  if (queue_.size() > 1) set_cork(true);
   writing_ = true;
   ws_.text(true);
   ws_.async_write(boost::asio::buffer(*queue_.front()),
@@ -298,6 +354,7 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   if (!queue_.empty()) queue_.pop_front();
   if (ec) return fail(ec, "write");
   if (!queue_.empty() && !closed_) return do_write();
+  set_cork(false);
   if (closing_ && !closed_) finish_closing();
 }
 

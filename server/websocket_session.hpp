@@ -10,6 +10,7 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "protocol/protocol.hpp"
 #include "server/client.hpp"
@@ -39,7 +40,11 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void on_accept(beast::error_code ec);
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
+  void take_incoming();
+  // Adds a frame to the write queue; false (and the connection dropped) when it is full.
+  bool enqueue(Frame frame);
   void queue(Frame frame);
+  void set_cork(bool on);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
@@ -65,7 +70,12 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
   // connections sit idle with nothing queued.
   std::list<Frame> queue_;
+  // Frames from other strands, waiting for the one post that moves them to `queue_` (guarded by
+  // a lock shared with other connections, see incoming_lock).
+  std::vector<Frame> incoming_;
+  bool take_posted_ = false;
   bool writing_ = false;
+  bool corked_ = false;
   bool closed_ = false;
   bool closing_ = false;  // no more reads; close once the queue is written
   boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;

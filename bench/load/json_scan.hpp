@@ -2,6 +2,7 @@
 // JSON tree: a seat gets a state for every move at its table and acts on only one in several.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <optional>
@@ -83,20 +84,64 @@ inline std::optional<std::string_view> field(std::string_view s, std::string_vie
   }
 }
 
-// A string member without its quotes (escapes left as they are).
-inline std::string_view string_field(std::string_view s, std::string_view key) {
-  auto v = field(s, key);
+// The raw texts of several top-level members, found in one pass that stops as soon as all of
+// them are found: a state message is read up to its version, never through its view.
+template <std::size_t N>
+std::array<std::optional<std::string_view>, N> fields(std::string_view s,
+                                                      const std::array<std::string_view, N>& keys) {
+  std::array<std::optional<std::string_view>, N> out;
+  std::size_t found = 0;
+  std::size_t i = 0;
+  detail::skip_space(s, i);
+  if (i >= s.size() || s[i] != '{') return out;
+  ++i;
+  while (found < N) {
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != '"') return out;
+    const std::size_t key_start = i + 1;
+    if (!detail::skip_string(s, i)) return out;
+    const std::string_view k = s.substr(key_start, i - key_start - 1);
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != ':') return out;
+    ++i;
+    detail::skip_space(s, i);
+    const std::size_t value_start = i;
+    if (!detail::skip_value(s, i)) return out;
+    for (std::size_t n = 0; n < N; ++n) {
+      if (!out[n] && k == keys[n]) {
+        out[n] = s.substr(value_start, i - value_start);
+        ++found;
+        break;
+      }
+    }
+    detail::skip_space(s, i);
+    if (i >= s.size() || s[i] != ',') return out;
+    ++i;
+  }
+  return out;
+}
+
+// A string value without its quotes (escapes left as they are); empty if not a string.
+inline std::string_view unquote(std::optional<std::string_view> v) {
   if (!v || v->size() < 2 || v->front() != '"') return {};
   return v->substr(1, v->size() - 2);
 }
 
-inline std::optional<long long> int_field(std::string_view s, std::string_view key) {
-  auto v = field(s, key);
+inline std::optional<long long> to_int(std::optional<std::string_view> v) {
   if (!v) return std::nullopt;
   long long out = 0;
   auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
   if (ec != std::errc()) return std::nullopt;
   return out;
+}
+
+// A string member without its quotes (escapes left as they are).
+inline std::string_view string_field(std::string_view s, std::string_view key) {
+  return unquote(field(s, key));
+}
+
+inline std::optional<long long> int_field(std::string_view s, std::string_view key) {
+  return to_int(field(s, key));
 }
 
 // The raw text of each element of a JSON array.

@@ -15,12 +15,17 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "bench/load/json_scan.hpp"
 
@@ -283,7 +288,8 @@ class Seat : public Connection<Seat> {
   }
 
  private:
-  void on_state(std::string_view m, Clock::time_point now);
+  void on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
+                Clock::time_point now);
   void on_ok(std::string_view m);
   void on_error(std::string_view m);
   void maybe_act();
@@ -359,8 +365,10 @@ void Seat::join(const std::string& code) {
 }
 
 void Seat::on_message(std::string_view m, Clock::time_point now) {
-  const auto type = string_field(m, "type");
-  if (type == "state") return on_state(m, now);
+  // Most frames are states: what a state needs is read in the same pass as the type.
+  const auto f = fields<4>(m, {"type", "room", "version", "legal"});
+  const auto type = unquote(f[0]);
+  if (type == "state") return on_state(unquote(f[1]), to_int(f[2]).value_or(-1), f[3], now);
   if (type == "event" || type == "chat") return;
   if (type == "ok") return on_ok(m);
   if (type == "error") return on_error(m);
@@ -378,9 +386,9 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   }
 }
 
-void Seat::on_state(std::string_view m, Clock::time_point now) {
-  if (string_field(m, "room") != room_) return;  // a room this seat has left
-  const auto version = int_field(m, "version").value_or(-1);
+void Seat::on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
+                    Clock::time_point now) {
+  if (room != room_) return;  // a room this seat has left
   if (version <= version_) return;
   version_ = version;
   if (pending_ && target_version_ >= 0 && version >= target_version_) {
@@ -392,7 +400,7 @@ void Seat::on_state(std::string_view m, Clock::time_point now) {
   }
   legal_.clear();
   if (worker_.run().opt.mode == Mode::kHold) return;
-  if (auto legal = field(m, "legal")) {
+  if (legal) {
     for (auto e : elements(*legal)) legal_.emplace_back(e);
   }
   maybe_act();
@@ -495,6 +503,35 @@ class EchoClient : public Connection<EchoClient> {
   const std::string& payload_;
   Clock::time_point sent_at_{};
 };
+
+// CPU seconds (user + system) used so far by process `pid` (0: none) and by this process.
+double cpu_seconds(int pid) {
+  if (pid <= 0) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0;
+  unsigned long long stime = 0;
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 15) {
+      stime = std::strtoull(field.c_str(), nullptr, 10);
+      break;
+    }
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double own_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
 
 long rss_kb(int pid) {
   if (pid <= 0) return 0;
@@ -630,7 +667,15 @@ int main_load(int argc, char** argv) {
                                 std::chrono::duration<double>(opt.duration));
   run.from = from.time_since_epoch().count();
   run.until = until.time_since_epoch().count();
-  std::this_thread::sleep_until(until + std::chrono::milliseconds(50));
+  // How busy the server and this generator were while measuring: a side near 100% of its core
+  // is the bottleneck.
+  std::this_thread::sleep_until(from);
+  const double server_cpu_from = cpu_seconds(opt.server_pid);
+  const double own_cpu_from = own_cpu_seconds();
+  std::this_thread::sleep_until(until);
+  const double server_cpu = cpu_seconds(opt.server_pid) - server_cpu_from;
+  const double own_cpu = own_cpu_seconds() - own_cpu_from;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
   if (opt.mode == Mode::kHold) rss_after = std::max(rss_after, rss_kb(opt.server_pid));
 
   // Stop the threads; their statistics are then safe to read.
@@ -656,6 +701,13 @@ int main_load(int argc, char** argv) {
         static_cast<unsigned long long>(total.games));
     std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
                 percentile(total.latencies_us, 0.99), percentile(total.latencies_us, 0.999));
+    std::printf(" load_cpu_pct=%.0f", 100.0 * own_cpu / secs);
+    if (opt.server_pid > 0) {
+      std::printf(" server_cpu_pct=%.0f", 100.0 * server_cpu / secs);
+      if (opt.mode != Mode::kEcho && samples > 0) {
+        std::printf(" server_us_per_action=%.0f", 1e6 * server_cpu / samples);
+      }
+    }
   }
   std::printf(" errors=%llu failures=%llu\n", static_cast<unsigned long long>(total.errors),
               static_cast<unsigned long long>(total.failures));

@@ -243,54 +243,74 @@ class FibState final : public StateBase<FibState> {
   }
 
   json view(Seat viewer) const override {
+    // Built for every seat after every move, so values go straight into their containers:
+    // initializer lists would build every pair as an array first and copy it once more.
     // Runs and bases are named by their position in these arrays.
     std::array<int, kMaxRuns> capped_by{};
     capped_by.fill(-1);
     json bases = json::array();
+    auto& base_list = bases.get_ref<json::array_t&>();
+    base_list.reserve(bases_.size());
     for (std::size_t i = 0; i < bases_.size(); ++i) {
       const Base& b = bases_[i];
       if (b.restart) capped_by[b.caps] = static_cast<int>(i);
-      bases.push_back({{"card", sc::code(b.card)},
-                       {"role", b.restart ? "restart" : "joker"},
-                       {"caps", b.restart ? json(b.caps) : json(nullptr)}});
+      json entry = json::object();
+      auto& o = entry.get_ref<json::object_t&>();
+      o.emplace("card", sc::code(b.card));
+      o.emplace("role", b.restart ? "restart" : "joker");
+      o.emplace("caps", b.restart ? json(b.caps) : json(nullptr));
+      base_list.push_back(std::move(entry));
     }
     json runs = json::array();
+    auto& run_list = runs.get_ref<json::array_t&>();
+    run_list.reserve(runs_.size());
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       const Run& r = runs_[i];
       json cards = json::array();
       json values = json::array();
+      auto& card_list = cards.get_ref<json::array_t&>();
+      auto& value_list = values.get_ref<json::array_t&>();
+      card_list.reserve(r.length);
+      value_list.reserve(r.length);
       for (int k = 0; k < r.length; ++k) {
-        cards.push_back(sc::code(r.cards[k]));
-        values.push_back(r.values[k]);
+        card_list.emplace_back(sc::code(r.cards[k]));
+        value_list.emplace_back(r.values[k]);
       }
-      json run = {{"base", r.base == kFloating ? json(nullptr) : json(r.base)},
-                  {"opening", side_name(r.side)},
-                  {"cards", std::move(cards)},
-                  {"values", std::move(values)},
-                  {"closed", r.closed()},
-                  {"cappedBy", capped_by[i] < 0 ? json(nullptr) : json(capped_by[i])}};
-      if (r.length >= 2 && !r.capped) run["next"] = r.values[r.length - 1] + r.values[r.length - 2];
-      runs.push_back(std::move(run));
+      json run = json::object();
+      auto& o = run.get_ref<json::object_t&>();
+      o.emplace("base", r.base == kFloating ? json(nullptr) : json(r.base));
+      o.emplace("opening", side_name(r.side));
+      o.emplace("cards", std::move(cards));
+      o.emplace("values", std::move(values));
+      o.emplace("closed", r.closed());
+      o.emplace("cappedBy", capped_by[i] < 0 ? json(nullptr) : json(capped_by[i]));
+      if (r.length >= 2 && !r.capped)
+        o.emplace("next", r.values[r.length - 1] + r.values[r.length - 2]);
+      run_list.push_back(std::move(run));
     }
     json side = json::array();
     for (Card c : side_) side.push_back(sc::code(c));
-    json v = {{"phase", over_ ? "over" : "turn"},
-              {"current", over_ ? json(nullptr) : json(current_)},
-              {"game", game_no_ + 1},
-              {"seriesGames", series_games_},
-              {"gamesWon", games_won_},
-              {"dealer", dealer_},
-              {"turn", turns_ + 1},
-              {"turnLimit", turn_limit_},
-              {"drawPile", pile_.size()},
-              {"handCounts", {hands_[0].size(), hands_[1].size()}},
-              {"tableEmpty", table_empty()},
-              {"bases", std::move(bases)},
-              {"runs", std::move(runs)},
-              {"columns", columns()},
-              {"sideArea", std::move(side)},
-              {"passes", passes_},
-              {"dryRepeats", dry_repeats_}};
+    json hand_counts = json::array();
+    hand_counts.push_back(hands_[0].size());
+    hand_counts.push_back(hands_[1].size());
+    json v = json::object();
+    v["phase"] = over_ ? "over" : "turn";
+    v["current"] = over_ ? json(nullptr) : json(current_);
+    v["game"] = game_no_ + 1;
+    v["seriesGames"] = series_games_;
+    v["gamesWon"] = games_won_;
+    v["dealer"] = dealer_;
+    v["turn"] = turns_ + 1;
+    v["turnLimit"] = turn_limit_;
+    v["drawPile"] = pile_.size();
+    v["handCounts"] = std::move(hand_counts);
+    v["tableEmpty"] = table_empty();
+    v["bases"] = std::move(bases);
+    v["runs"] = std::move(runs);
+    v["columns"] = columns();
+    v["sideArea"] = std::move(side);
+    v["passes"] = passes_;
+    v["dryRepeats"] = dry_repeats_;
     if (viewer >= 0 && viewer < kPlayers) {
       json hand = json::array();
       for (Card c : hands_[viewer]) hand.push_back(sc::code(c));
@@ -298,15 +318,19 @@ class FibState final : public StateBase<FibState> {
     }
     v["lastPlay"] = last_play_json();
     if (pair_chance_ != kNoCard && !over_) {
-      v["pairChance"] = {{"seat", current_},
-                         {"card", sc::code(pair_chance_)},
-                         {"partner", sc::code(pair_partner(pair_chance_))}};
+      json chance = json::object();
+      chance["seat"] = current_;
+      chance["card"] = sc::code(pair_chance_);
+      chance["partner"] = sc::code(pair_partner(pair_chance_));
+      v["pairChance"] = std::move(chance);
     } else {
       v["pairChance"] = nullptr;
     }
     if (last_ending_ != Ending::kNone) {
-      v["lastGame"] = {{"winner", last_winner_ < 0 ? json(nullptr) : json(last_winner_)},
-                       {"ending", ending_code(last_ending_)}};
+      json last = json::object();
+      last["winner"] = last_winner_ < 0 ? json(nullptr) : json(last_winner_);
+      last["ending"] = ending_code(last_ending_);
+      v["lastGame"] = std::move(last);
     }
     if (over_) v["result"] = result().to_json();
     return v;
@@ -882,12 +906,18 @@ class FibState final : public StateBase<FibState> {
     for (std::size_t b = 0; b < bases_.size(); ++b) {
       if (bases_[b].restart) continue;
       const int base = static_cast<int>(b);
-      cols.push_back(
-          {{"base", base}, {"A", chain(opening(base, 0))}, {"B", chain(opening(base, 1))}});
+      json col = json::object();
+      col["A"] = chain(opening(base, 0));
+      col["B"] = chain(opening(base, 1));
+      col["base"] = base;
+      cols.push_back(std::move(col));
     }
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (runs_[i].base != kFloating) continue;
-      json col = {{"base", nullptr}, {"A", json::array()}, {"B", json::array()}};
+      json col = json::object();
+      col["A"] = json::array();
+      col["B"] = json::array();
+      col["base"] = nullptr;
       col[side_name(runs_[i].side)] = chain(static_cast<int>(i));
       cols.push_back(std::move(col));
     }
@@ -903,7 +933,9 @@ class FibState final : public StateBase<FibState> {
 
   json last_play_json() const {
     if (last_seat_ < 0) return nullptr;
-    json j = {{"seat", last_seat_}, {"move", move_name(last_kind_)}};
+    json j = json::object();
+    j["seat"] = last_seat_;
+    j["move"] = move_name(last_kind_);
     if (last_card_ != kNoCard) j["card"] = sc::code(last_card_);
     if (last_kind_ == kFour) j["taken"] = sc::code(last_other_);
     if (last_kind_ == kJoker && last_other_ != kNoCard) j["bonus"] = sc::code(last_other_);

@@ -101,29 +101,38 @@ class PinocchioState final : public StateBase<PinocchioState> {
   }
 
   json view(Seat viewer) const override {
+    // The pile is the whole history of the game, so its entries are built straight into their
+    // containers: each key goes in at the end of the object in sorted order (the order the
+    // object keeps anyway), with no initializer lists to copy from.
     json pile = json::array();
+    auto& entries = pile.get_ref<json::array_t&>();
+    entries.reserve(pile_.size());
     for (const Claim& c : pile_) {
-      json entry = {{"by", c.by},
-                    {"claim", item_code(c.announced)},
-                    {"free", c.free},
-                    {"challengeable", c.challengeable}};
-      if (c.revealed) {
-        entry["revealed"] = item_code(c.card);
-        entry["truthful"] = c.truthful;
-        entry["challenger"] = c.challenger;
-      } else if (viewer == c.by) {
-        entry["card"] = item_code(c.card);  // you saw it when you played it
+      json entry = json::object();
+      auto& o = entry.get_ref<json::object_t&>();
+      o.emplace_hint(o.end(), "by", c.by);
+      if (!c.revealed && viewer == c.by) {
+        o.emplace_hint(o.end(), "card", item_code(c.card));  // you saw it when you played it
       }
-      pile.push_back(std::move(entry));
+      o.emplace_hint(o.end(), "challengeable", c.challengeable);
+      if (c.revealed) o.emplace_hint(o.end(), "challenger", c.challenger);
+      o.emplace_hint(o.end(), "claim", item_code(c.announced));
+      o.emplace_hint(o.end(), "free", c.free);
+      if (c.revealed) {
+        o.emplace_hint(o.end(), "revealed", item_code(c.card));
+        o.emplace_hint(o.end(), "truthful", c.truthful);
+      }
+      entries.push_back(std::move(entry));
     }
     json stacks = json::array();
     for (const auto& s : stacks_) stacks.push_back(s.size());
-    json v = {{"phase", phase_name(phase_)},
-              {"current", over() ? json(nullptr) : json(current_)},
-              {"stacks", std::move(stacks)},
-              {"box", box_.size()},
-              {"noses", noses_},
-              {"pile", std::move(pile)}};
+    json v = json::object();
+    v["box"] = box_.size();
+    v["current"] = over() ? json(nullptr) : json(current_);
+    v["noses"] = noses_;
+    v["phase"] = phase_name(phase_);
+    v["pile"] = std::move(pile);
+    v["stacks"] = std::move(stacks);
     if (phase_ == Phase::kPlay) {
       v["freeAnnouncement"] = free_;
       v["mustMatch"] = free_ ? json(nullptr) : json(item_code(pile_.back().announced));
@@ -421,8 +430,18 @@ class PinocchioGame final : public Game {
 }  // namespace
 
 std::string item_code(Card c) {
-  return std::string(kColourCodes[static_cast<int>(colour_of(c))]) + "-" +
-         std::string(kClothingCodes[static_cast<int>(clothing_of(c))]);
+  // Views name every card on the pile, so the fifteen codes are made once.
+  static const std::array<std::string, kItems> codes = [] {
+    std::array<std::string, kItems> out;
+    for (int i = 0; i < kItems; ++i) {
+      const Card card = static_cast<Card>(i);
+      out[static_cast<std::size_t>(i)] =
+          std::string(kColourCodes[static_cast<int>(colour_of(card))]) + "-" +
+          std::string(kClothingCodes[static_cast<int>(clothing_of(card))]);
+    }
+    return out;
+  }();
+  return c < kItems ? codes[c] : "?";
 }
 
 std::string item_words(Card c) {

@@ -1,0 +1,153 @@
+// Room micro-benchmark: what one accepted action costs a room with every seat held by a
+// connection, without the network. The room applies the action, renders the events, builds
+// each seat's state frame and hands the frames to its clients; here the clients only count.
+// A shadow copy of the match picks random legal moves, outside the measured step.
+//
+// Every game, wall time per action:
+//   campfire_room_bench
+// Instructions per action (the Ir of room_step divided by its calls):
+//   valgrind --tool=callgrind --toggle-collect='*room_step*' campfire_room_bench
+//       --benchmark_filter=room/pinocchio --benchmark_min_time=0.01
+#include <benchmark/benchmark.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/match.hpp"
+#include "engine/core/registry.hpp"
+#include "server/room.hpp"
+
+namespace campfire {
+namespace {
+
+using server::Frame;
+
+class CountingClient final : public server::Client {
+ public:
+  void send(Frame frame) override {
+    ++frames;
+    bytes += frame->size();
+  }
+  void entered(const std::string&) override {}
+  void evicted(const std::string&) override {}
+
+  long frames = 0;
+  long bytes = 0;
+};
+
+// One table: a room, its seated clients and a shadow of the room's match.
+struct Table {
+  Table(boost::asio::io_context& ioc, const server::Config& config, const Game& g, int seats,
+        std::uint64_t seed)
+      : shadow(std::move(*Match::create(g, seats, json::object(), seed))) {
+    // The room's own cost: a journal that keeps nothing (campfire-journal-bench measures it).
+    room = std::make_shared<server::Room>(ioc, config, *journal, "BENCH", shadow, false,
+                                          server::RoomSettings{});
+    for (int s = 0; s < seats; ++s) {
+      clients.push_back(std::make_shared<CountingClient>());
+      room->join(clients.back(), "Player " + std::to_string(s + 1), nullptr, s);
+    }
+    room->start(clients.front(), nullptr);
+    ioc.poll();
+    ioc.restart();
+  }
+  ~Table() { room->shutdown(); }
+  std::unique_ptr<server::Journal> journal = server::make_journal("none", "", false);
+
+  long frames() const {
+    long n = 0;
+    for (const auto& c : clients) n += c->frames;
+    return n;
+  }
+  long bytes() const {
+    long n = 0;
+    for (const auto& c : clients) n += c->bytes;
+    return n;
+  }
+
+  Match shadow;
+  std::shared_ptr<server::Room> room;
+  std::vector<std::shared_ptr<CountingClient>> clients;
+};
+
+// The measured step: one action through the room, delivered to every seat.
+[[gnu::noinline]] void room_step(boost::asio::io_context& ioc, Table& t, Seat seat,
+                                 const json& action) {
+  t.room->action(t.clients[static_cast<std::size_t>(seat)], 1, action, std::nullopt);
+  ioc.poll();
+  ioc.restart();
+}
+
+void room(benchmark::State& st, const Game* g, int seats) {
+  spdlog::set_level(spdlog::level::warn);
+  boost::asio::io_context ioc;
+  server::Config config;
+  // Timed windows stay open for the whole run, so the room's timers never move the game on
+  // behind the shadow's back.
+  config.test_mode = true;
+  config.window_scale = 1e6;
+  std::uint64_t seed = 1;
+  auto table = std::make_unique<Table>(ioc, config, *g, seats, seed);
+  Rng rng(11);
+  std::vector<Action> legal;
+  Events silent(false);
+  long actions = 0;
+  long frames = 0;
+  long bytes = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    // A finished game, or one waiting only for a timed window to close (the room's clock, which
+    // this loop does not wait for), is replaced by a fresh one.
+    int fresh = 0;
+    while (fresh < 100 &&
+           (table->shadow.state().over() || table->shadow.state().to_act().empty())) {
+      table.reset();
+      table = std::make_unique<Table>(ioc, config, *g, seats, ++seed);
+      ++fresh;
+    }
+    if (table->shadow.state().over() || table->shadow.state().to_act().empty()) {
+      st.SkipWithError("no game with a seat to act");
+      break;
+    }
+    const Seat seat = table->shadow.state().to_act().first();
+    table->shadow.state().legal_actions(seat, legal);
+    const Action a = legal[rng.below(legal.size())];
+    const json action = g->action_to_json(a);
+    for (auto& c : table->clients) c->frames = c->bytes = 0;
+    table->shadow.apply(seat, a, silent);
+    st.ResumeTiming();
+    room_step(ioc, *table, seat, action);
+    st.PauseTiming();
+    frames += table->frames();
+    bytes += table->bytes();
+    ++actions;
+    st.ResumeTiming();
+  }
+  table.reset();
+  ioc.poll();
+  st.counters["actions/s"] =
+      benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
+  if (actions > 0) {
+    st.counters["frames/action"] = static_cast<double>(frames) / static_cast<double>(actions);
+    st.counters["bytes/action"] = static_cast<double>(bytes) / static_cast<double>(actions);
+  }
+}
+
+}  // namespace
+}  // namespace campfire
+
+int main(int argc, char** argv) {
+  using campfire::Game;
+  for (const Game* g : campfire::Registry::builtin().games()) {
+    const int seats = std::min(std::max(4, g->info().min_seats), g->info().max_seats);
+    const std::string name = "room/" + g->info().id + "/" + std::to_string(seats) + "seats";
+    benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
