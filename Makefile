@@ -18,7 +18,7 @@ build: deps
 FUZZ_SMOKE_SECONDS ?= 20
 test: build
 	ctest --preset default
-	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_FRESH=1 scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 # Long fuzzing runs: every libFuzzer target for FUZZ_SECONDS each (clang, ASan, UBSan).
 FUZZ_SECONDS ?= 600

@@ -3,6 +3,8 @@
 # each, starting from the committed seed corpus in tests/fuzz/corpus/<target>/. Inputs the
 # fuzzer finds are kept in build/fuzz/corpus/<target>/ (never in the source tree), crashes in
 # build/fuzz/artifacts/<target>/. Prints each target's executions; fails if any target fails.
+# With FUZZ_FRESH=1 (make test) each run starts from the seeds alone in a scratch corpus, so a
+# short run stays short however much earlier long runs found.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 600 protocol match
 set -euo pipefail
 
@@ -25,6 +27,10 @@ failed=()
 total=0
 for t in "${targets[@]}"; do
   work=build/fuzz/corpus/$t
+  if [[ ${FUZZ_FRESH:-0} == 1 ]]; then
+    work=build/fuzz/fresh-corpus/$t
+    rm -rf "$work"
+  fi
   artifacts=build/fuzz/artifacts/$t
   log=build/fuzz/logs/$t.log
   mkdir -p "$work" "$artifacts"

@@ -88,9 +88,15 @@ void edit(FuzzedDataProvider& in, json& saved) {
   json& entry = log[i];
   switch (in.ConsumeIntegralInRange<int>(3, 9)) {
     case 3: log.erase(i); break;
-    case 4: log.insert(log.begin() + static_cast<std::ptrdiff_t>(i), entry); break;
+    case 4: {
+      const json copy = entry;
+      log.insert(log.begin() + static_cast<std::ptrdiff_t>(i), copy);
+      break;
+    }
     case 5: std::swap(entry, log[in.ConsumeIntegralInRange<std::size_t>(0, log.size() - 1)]); break;
-    case 6: entry["seat"] = fuzz_value(in); break;
+    case 6:
+      if (entry.is_object()) entry["seat"] = fuzz_value(in);
+      break;
     case 7: entry = fuzz_value(in); break;
     case 8: {
       if (!entry.is_object() || !entry["action"].is_object() || entry["action"].empty()) break;
