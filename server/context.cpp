@@ -24,21 +24,17 @@ ServerContext::Bucket& ServerContext::refill(const std::string& address,
                                              std::chrono::steady_clock::time_point now) {
   const double burst = config.bad_token_burst;
   const double per_second = config.bad_tokens_per_minute / 60.0;
-  auto full = [&](const Bucket& b) {
-    return b.tokens + std::chrono::duration<double>(now - b.refilled).count() * per_second >=
-           burst;
+  const auto grown = [&](const Bucket& b) {
+    const double elapsed = std::chrono::duration<double>(now - b.refilled).count();
+    return std::min(burst, b.tokens + elapsed * per_second);
   };
   // Forget addresses whose budget has grown back, so the map stays small.
-  if (rejoin_buckets_.size() > 1024) std::erase_if(rejoin_buckets_, [&](const auto& e) {
-    return full(e.second);
-  });
-  auto [it, fresh] = rejoin_buckets_.try_emplace(address, Bucket{burst, now});
-  Bucket& b = it->second;
-  if (!fresh) {
-    b.tokens = std::min(burst, b.tokens + std::chrono::duration<double>(now - b.refilled).count() *
-                                              per_second);
-    b.refilled = now;
+  if (rejoin_buckets_.size() > 1024) {
+    std::erase_if(rejoin_buckets_, [&](const auto& entry) { return grown(entry.second) >= burst; });
   }
+  Bucket& b = rejoin_buckets_.try_emplace(address, Bucket{burst, now}).first->second;
+  b.tokens = grown(b);
+  b.refilled = now;
   return b;
 }
 

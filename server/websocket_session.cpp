@@ -212,7 +212,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
       auto token = protocol::string_field(b, "token", 128);
       if (!token) return error(r.id, token.error().code, token.error().message);
       if (!ctx_.take_rejoin(ticket_->address())) {
-        return error(r.id, "rate_limited", "too many wrong tokens from your address; wait a minute");
+        return error(r.id, "rate_limited", "too many wrong tokens from your address; wait");
       }
       return room->rejoin(shared_from_this(), name_, r.id, *token);
     }

@@ -51,8 +51,8 @@ class Run {
           given[spec.key] = in_.ConsumeIntegralInRange<int>(spec.min, spec.max);
           break;
         case OptionSpec::Type::kChoice:
-          given[spec.key] = spec.choices.at(
-              in_.ConsumeIntegralInRange<std::size_t>(0, spec.choices.size() - 1));
+          given[spec.key] =
+              spec.choices.at(in_.ConsumeIntegralInRange<std::size_t>(0, spec.choices.size() - 1));
           break;
       }
     }
@@ -74,13 +74,18 @@ class Run {
 
     for (int step = 0; step < kMaxSteps && in_.remaining_bytes() > 0 && !state_->over(); ++step) {
       switch (in_.ConsumeIntegralInRange<int>(0, 9)) {
-        case 0: case 1: case 2: case 3: case 4:
+        case 0:
+        case 1:
+        case 2:
+        case 3:
+        case 4:
           play_legal();
           break;
         case 5:
           send_raw_json();
           break;
-        case 6: case 7:
+        case 6:
+        case 7:
           send_mutated_legal();
           break;
         case 8:
@@ -152,21 +157,35 @@ class Run {
     if (!seat) return;
     const auto legal = state_->legal_actions(*seat);
     if (legal.empty()) return;
-    json j = game_.action_to_json(
-        legal[in_.ConsumeIntegralInRange<std::size_t>(0, legal.size() - 1)]);
+    json j =
+        game_.action_to_json(legal[in_.ConsumeIntegralInRange<std::size_t>(0, legal.size() - 1)]);
     std::vector<std::string> keys;
     for (const auto& [key, value] : j.items()) keys.push_back(key);
     keys.push_back("extra");
     const std::string& key = keys[in_.ConsumeIntegralInRange<std::size_t>(0, keys.size() - 1)];
     switch (in_.ConsumeIntegralInRange<int>(0, 6)) {
-      case 0: j.erase(key); break;
-      case 1: j[key] = in_.ConsumeIntegral<std::int64_t>(); break;
-      case 2: j[key] = in_.ConsumeIntegralInRange<int>(-3, 60); break;
-      case 3: j[key] = text(16); break;
-      case 4: j[key] = in_.ConsumeBool(); break;
-      case 5: j[key] = json::array({in_.ConsumeIntegralInRange<int>(-2, 60),
-                                    in_.ConsumeIntegralInRange<int>(-2, 60)}); break;
-      case 6: j[key] = in_.ConsumeFloatingPoint<double>(); break;
+      case 0:
+        j.erase(key);
+        break;
+      case 1:
+        j[key] = in_.ConsumeIntegral<std::int64_t>();
+        break;
+      case 2:
+        j[key] = in_.ConsumeIntegralInRange<int>(-3, 60);
+        break;
+      case 3:
+        j[key] = text(16);
+        break;
+      case 4:
+        j[key] = in_.ConsumeBool();
+        break;
+      case 5:
+        j[key] = json::array(
+            {in_.ConsumeIntegralInRange<int>(-2, 60), in_.ConsumeIntegralInRange<int>(-2, 60)});
+        break;
+      case 6:
+        j[key] = in_.ConsumeFloatingPoint<double>();
+        break;
     }
     send_json(in_.ConsumeBool() ? *seat : any_seat(), j);
   }
@@ -180,8 +199,7 @@ class Run {
     }
     // A decoded action is canonical: it survives the round trip unchanged.
     auto back = game_.action_from_json(game_.action_to_json(*a));
-    CAMPFIRE_FUZZ_CHECK(back.ok() && *back == *a, "%s does not round-trip",
-                        j.dump().c_str());
+    CAMPFIRE_FUZZ_CHECK(back.ok() && *back == *a, "%s does not round-trip", j.dump().c_str());
     apply_checked(seat, *a, false);
   }
 
@@ -213,8 +231,8 @@ class Run {
       return;
     }
     CAMPFIRE_FUZZ_CHECK(legal, "%s by seat %d was accepted but is not legal", what.c_str(), seat);
-    CAMPFIRE_FUZZ_CHECK(!state_->equals(*before) || a.is_timeout(),
-                        "accepted %s changed nothing", what.c_str());
+    CAMPFIRE_FUZZ_CHECK(!state_->equals(*before) || a.is_timeout(), "accepted %s changed nothing",
+                        what.c_str());
     for (const Event& e : events.list()) {
       CAMPFIRE_FUZZ_CHECK(e.body.contains("type") && e.body.contains("text"),
                           "event without type or text: %s", e.body.dump().c_str());

@@ -46,14 +46,22 @@ std::string text(FuzzedDataProvider& in, std::size_t max_length) {
 
 json fuzz_value(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return nullptr;
-    case 1: return in.ConsumeIntegral<std::int64_t>();
-    case 2: return in.ConsumeIntegral<std::uint64_t>();
-    case 3: return in.ConsumeIntegralInRange<int>(-3, 20);
-    case 4: return text(in, 24);
-    case 5: return in.ConsumeBool();
-    case 6: return json::array();
-    default: return json::object();
+    case 0:
+      return nullptr;
+    case 1:
+      return in.ConsumeIntegral<std::int64_t>();
+    case 2:
+      return in.ConsumeIntegral<std::uint64_t>();
+    case 3:
+      return in.ConsumeIntegralInRange<int>(-3, 20);
+    case 4:
+      return text(in, 24);
+    case 5:
+      return in.ConsumeBool();
+    case 6:
+      return json::array();
+    default:
+      return json::object();
   }
 }
 
@@ -87,17 +95,23 @@ void edit(FuzzedDataProvider& in, json& saved) {
   const std::size_t i = in.ConsumeIntegralInRange<std::size_t>(0, log.size() - 1);
   json& entry = log[i];
   switch (in.ConsumeIntegralInRange<int>(3, 9)) {
-    case 3: log.erase(i); break;
+    case 3:
+      log.erase(i);
+      break;
     case 4: {
       const json copy = entry;
       log.insert(log.begin() + static_cast<std::ptrdiff_t>(i), copy);
       break;
     }
-    case 5: std::swap(entry, log[in.ConsumeIntegralInRange<std::size_t>(0, log.size() - 1)]); break;
+    case 5:
+      std::swap(entry, log[in.ConsumeIntegralInRange<std::size_t>(0, log.size() - 1)]);
+      break;
     case 6:
       if (entry.is_object()) entry["seat"] = fuzz_value(in);
       break;
-    case 7: entry = fuzz_value(in); break;
+    case 7:
+      entry = fuzz_value(in);
+      break;
     case 8: {
       if (!entry.is_object() || !entry["action"].is_object() || entry["action"].empty()) break;
       auto it = entry["action"].begin();

@@ -34,8 +34,8 @@ void check_name(const std::string& raw) {
     CAMPFIRE_FUZZ_CHECK(name.error().code == "bad_name", "code %s", name.error().code.c_str());
     return;
   }
-  CAMPFIRE_FUZZ_CHECK(!name->empty() && code_points(*name) <= protocol::kMaxNameLength,
-                      "name '%s'", name->c_str());
+  CAMPFIRE_FUZZ_CHECK(!name->empty() && code_points(*name) <= protocol::kMaxNameLength, "name '%s'",
+                      name->c_str());
   CAMPFIRE_FUZZ_CHECK(!has_control(*name, false), "control character in a clean name");
   CAMPFIRE_FUZZ_CHECK(name->front() != ' ' && name->back() != ' ', "untrimmed name");
   CAMPFIRE_FUZZ_CHECK(protocol::clean_name(*name).ok() && *protocol::clean_name(*name) == *name,

@@ -49,13 +49,13 @@ class Wire {
     const auto deadline = Clock::now() + limit;
     char buf[4096];
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                              Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return false;
       bool timed_out = false;
-      const auto ec = run_for(
-          [&](auto handler) { socket().async_read_some(net::buffer(buf), handler); }, left,
-          timed_out);
+      const auto ec =
+          run_for([&](auto handler) { socket().async_read_some(net::buffer(buf), handler); }, left,
+                  timed_out);
       if (timed_out) return false;
       if (ec) return true;
     }
@@ -67,8 +67,8 @@ class Wire {
     const auto deadline = Clock::now() + limit;
     char buf[4096];
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                              Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return out;
       bool timed_out = false;
       std::size_t got = 0;
@@ -99,8 +99,7 @@ class Wire {
   json read_type(const std::string& type, std::chrono::milliseconds limit = 5s) {
     const auto deadline = Clock::now() + limit;
     while (Clock::now() < deadline) {
-      auto m = read(std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                          Clock::now()));
+      auto m = read(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
       if (!m) break;
       json j = json::parse(*m);
       if (j.value("type", "") == type) return j;
@@ -192,9 +191,11 @@ class HostileTest : public ServerTest {
     ASSERT_EQ(o.request({{"type", "start"}, {"room", o.room}})["type"], "ok");
     int actions = 0;
     for (;;) {
-      const json m = o.wait_for([](const json& x) {
-        return x["type"] == "game_over" || (x["type"] == "state" && !x["legal"].empty());
-      }, 10s);
+      const json m = o.wait_for(
+          [](const json& x) {
+            return x["type"] == "game_over" || (x["type"] == "state" && !x["legal"].empty());
+          },
+          10s);
       ASSERT_FALSE(m.is_null()) << "the other room stalled";
       if (m["type"] == "game_over") break;
       const json r = o.request({{"type", "action"}, {"room", o.room}, {"action", m["legal"][0]}});
@@ -235,8 +236,10 @@ TEST_F(HostileTest, ConnectionFloodFromOneAddressIsRefusedOthersServed) {
   other.upgrade();
   other.hello("Neighbour");
   EXPECT_EQ(get_from(port_, "127.0.0.3", "/api/games").first, 200);
-  std::printf("hostile: connection flood: %d of %d connections over the per-address limit "
-              "refused\n", refused, kFlood);
+  std::printf(
+      "hostile: connection flood: %d of %d connections over the per-address limit "
+      "refused\n",
+      refused, kFlood);
   held.clear();
   expect_connections(1);
   expect_other_room_plays();
@@ -290,9 +293,10 @@ TEST_F(HostileTest, ClientThatNeverReadsIsDroppedAndItsRoomCarriesOn) {
   while (hog.read(3s)) ++received;
   EXPECT_NE(hog.error(), net::error::timed_out) << "the hog's connection is still open";
   EXPECT_LT(received, sent);
-  std::printf("hostile: never-reading client: dropped after %d broadcasts of %zu bytes, %d of "
-              "them reached it (queue bound %zu frames)\n", sent, line.size(), received,
-              c.max_queued_frames);
+  std::printf(
+      "hostile: never-reading client: dropped after %d broadcasts of %zu bytes, %d of "
+      "them reached it (queue bound %zu frames)\n",
+      sent, line.size(), received, c.max_queued_frames);
 
   // The room is unaffected: the host still chats, a bot joins, the game starts.
   ASSERT_FALSE(host.send_text(json({{"type", "add_bot"}, {"id", "bot"}, {"room", room}}).dump()));
@@ -368,8 +372,10 @@ TEST_F(HostileTest, FragmentedMessagesAreReassembledAndBoundedInTotal) {
   // The first connection is unaffected.
   ASSERT_FALSE(w.send_text(json({{"type", "ping"}, {"id", 8}}).dump()));
   EXPECT_EQ(json::parse(w.read().value_or("{}")).value("type", ""), "pong");
-  std::printf("hostile: fragmented frames: 2 fragmented messages reassembled, 1 oversized "
-              "fragmented message of %zu bytes refused\n", huge.size());
+  std::printf(
+      "hostile: fragmented frames: 2 fragmented messages reassembled, 1 oversized "
+      "fragmented message of %zu bytes refused\n",
+      huge.size());
   expect_other_room_plays();
 }
 
@@ -391,7 +397,8 @@ TEST_F(HostileTest, InvalidUtf8ClosesThatConnectionOnly) {
   // Escapes that name no character (lone surrogates) are valid UTF-8 but not valid JSON text.
   Wire w(port_);
   w.upgrade();
-  for (const char* text : {R"({"type":"ping","x":"\ud800"})", R"({"type":"ping","x":"\udc00\ud800"})"}) {
+  for (const char* text :
+       {R"({"type":"ping","x":"\ud800"})", R"({"type":"ping","x":"\udc00\ud800"})"}) {
     ASSERT_FALSE(w.send_text(text));
     const json reply = json::parse(w.read().value_or("{}"));
     EXPECT_EQ(reply.value("code", ""), "bad_json") << reply.dump();
@@ -399,8 +406,10 @@ TEST_F(HostileTest, InvalidUtf8ClosesThatConnectionOnly) {
   }
   ASSERT_FALSE(w.send_text(R"({"type":"ping","id":1})"));
   EXPECT_EQ(json::parse(w.read().value_or("{}")).value("type", ""), "pong");
-  std::printf("hostile: invalid UTF-8: %d connections closed with 1007, %d bad escapes "
-              "refused as bad_json\n", closed, refused);
+  std::printf(
+      "hostile: invalid UTF-8: %d connections closed with 1007, %d bad escapes "
+      "refused as bad_json\n",
+      closed, refused);
   expect_other_room_plays();
 }
 
@@ -413,7 +422,8 @@ TEST_F(HostileTest, DeeplyNestedJsonIsRefusedAndTheConnectionStays) {
   const std::pair<const char*, const char*> kinds[] = {{"[", "]"}, {"{\"a\":", "}"}};
   for (const auto& [open, close] : kinds) {
     const bool object = open[0] == '{';
-    for (std::size_t depth : {std::size_t{17}, std::size_t{100}, std::size_t{object ? 10000u : 30000u}}) {
+    for (std::size_t depth :
+         {std::size_t{17}, std::size_t{100}, std::size_t{object ? 10000u : 30000u}}) {
       std::string nested = "{\"type\":\"ping\",\"x\":";
       for (std::size_t i = 0; i < depth; ++i) nested += open;
       nested += "1";
@@ -506,8 +516,10 @@ TEST_F(HostileTest, TokenGuessingIsRefusedRateLimitedAndTheSeatStays) {
   }
   EXPECT_EQ(r.value("type", ""), "joined") << r.dump();
   EXPECT_EQ(r.value("seat", -1), owner.seat);
-  std::printf("hostile: token guessing: %d wrong tokens refused, %d guesses rate limited, "
-              "0 of %d resumed a seat\n", wrong, limited, kGuesses);
+  std::printf(
+      "hostile: token guessing: %d wrong tokens refused, %d guesses rate limited, "
+      "0 of %d resumed a seat\n",
+      wrong, limited, kGuesses);
   expect_other_room_plays();
 }
 
