@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan run bench format clean
+.PHONY: all deps build test test-asan fuzz run bench format clean
 
 # Share the compiler cache between checkouts of this tree (paths are made relative to it).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -14,8 +14,16 @@ build: deps
 	cmake --preset default
 	cmake --build --preset default
 
+# The test suites, then every fuzz target for FUZZ_SMOKE_SECONDS each (scripts/fuzz.sh).
+FUZZ_SMOKE_SECONDS ?= 20
 test: build
 	ctest --preset default
+	FUZZ_FRESH=1 scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+# Long fuzzing runs: every libFuzzer target for FUZZ_SECONDS each (clang, ASan, UBSan).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer (smaller playout counts).
 test-asan: deps

@@ -8,6 +8,7 @@ packages=(
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-websockets
+  clang libclang-rt-14-dev
 )
 # The browser client's tests (tests/web) drive chromium from node; a node that brings its own
 # npm is kept as it is.

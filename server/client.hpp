@@ -23,6 +23,8 @@ class Client {
   virtual void entered(const std::string& room) = 0;
   // The room has moved this client out of `room` (e.g. its seat was taken over by a rejoin).
   virtual void evicted(const std::string& room) = 0;
+  // A rejoin of this client was answered: `resumed` tells whether its token matched a seat.
+  virtual void rejoin_answered(bool resumed) { (void)resumed; }
 };
 
 }  // namespace campfire::server

@@ -42,6 +42,22 @@ Config parse_config(int argc, char** argv) {
   app.add_option("--burst", c.message_burst, "burst of messages allowed above the rate")
       ->envname("CAMPFIRE_BURST")
       ->check(CLI::Range(1.0, 1e6));
+  app.add_option("--handshake-timeout", c.handshake_timeout_s,
+                 "seconds a connection has for its HTTP request and WebSocket handshake")
+      ->envname("CAMPFIRE_HANDSHAKE_TIMEOUT")
+      ->check(CLI::Range(0.05, 3600.0));
+  app.add_option("--idle-timeout", c.idle_timeout_s,
+                 "seconds of silence (no message, no pong) before a WebSocket is closed")
+      ->envname("CAMPFIRE_IDLE_TIMEOUT")
+      ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--bad-token-burst", c.bad_token_burst,
+                 "wrong rejoin tokens one address may send at once")
+      ->envname("CAMPFIRE_BAD_TOKEN_BURST")
+      ->check(CLI::Range(1.0, 1e6));
+  app.add_option("--bad-tokens-per-minute", c.bad_tokens_per_minute,
+                 "wrong rejoin tokens one address may send a minute after its burst")
+      ->envname("CAMPFIRE_BAD_TOKENS_PER_MINUTE")
+      ->check(CLI::Range(0.01, 1e6));
   app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
       ->envname("CAMPFIRE_BOT_DELAY_MS")
       ->check(CLI::Range(0, 60000));

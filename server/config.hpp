@@ -23,6 +23,14 @@ struct Config {
   double messages_per_second = 20;
   double message_burst = 40;
   std::size_t max_queued_frames = 512;  // outbound frames waiting for a slow reader
+  // A connection must finish its HTTP request and WebSocket handshake within this time; an open
+  // WebSocket that sends nothing (not even the pong to the server's ping) for idle_timeout_s is
+  // closed, so half-open connections are noticed.
+  double handshake_timeout_s = 30;
+  double idle_timeout_s = 300;
+  // Wrong rejoin tokens: each address may try `bad_token_burst` at once, then this many a minute.
+  double bad_token_burst = 10;
+  double bad_tokens_per_minute = 10;
   int bot_delay_ms = 600;                // how long server-side bots "think"
   int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
   double window_scale = 1.0;             // test mode only: multiplies every timed window

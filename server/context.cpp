@@ -1,5 +1,7 @@
 #include "server/context.hpp"
 
+#include <algorithm>
+
 namespace campfire::server {
 
 std::unique_ptr<ServerContext::Ticket> ServerContext::admit(const std::string& address) {
@@ -16,6 +18,38 @@ void ServerContext::release(const std::string& address) {
   auto it = per_address_.find(address);
   if (it != per_address_.end() && --it->second <= 0) per_address_.erase(it);
   --connections;
+}
+
+ServerContext::Bucket& ServerContext::refill(const std::string& address,
+                                             std::chrono::steady_clock::time_point now) {
+  const double burst = config.bad_token_burst;
+  const double per_second = config.bad_tokens_per_minute / 60.0;
+  const auto grown = [&](const Bucket& b) {
+    const double elapsed = std::chrono::duration<double>(now - b.refilled).count();
+    return std::min(burst, b.tokens + elapsed * per_second);
+  };
+  // Forget addresses whose budget has grown back, so the map stays small.
+  if (rejoin_buckets_.size() > 1024) {
+    std::erase_if(rejoin_buckets_, [&](const auto& entry) { return grown(entry.second) >= burst; });
+  }
+  Bucket& b = rejoin_buckets_.try_emplace(address, Bucket{burst, now}).first->second;
+  b.tokens = grown(b);
+  b.refilled = now;
+  return b;
+}
+
+bool ServerContext::take_rejoin(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  Bucket& b = refill(address, std::chrono::steady_clock::now());
+  if (b.tokens < 1.0) return false;
+  b.tokens -= 1.0;
+  return true;
+}
+
+void ServerContext::give_back_rejoin(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  Bucket& b = refill(address, std::chrono::steady_clock::now());
+  b.tokens = std::min(config.bad_token_burst, b.tokens + 1.0);
 }
 
 void ServerContext::track(const std::shared_ptr<void>& session, std::function<void()> close) {

@@ -4,6 +4,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -49,6 +50,12 @@ class ServerContext {
   };
   std::unique_ptr<Ticket> admit(const std::string& address);
 
+  // Rejoin attempts per address, a token bucket (Config::bad_token_burst and
+  // bad_tokens_per_minute): each attempt takes a token, a rejoin that resumes a seat gives it
+  // back, so only wrong tokens use the budget and guessing is slow from any one address.
+  bool take_rejoin(const std::string& address);
+  void give_back_rejoin(const std::string& address);
+
   // Live WebSocket sessions, so a shutdown can tell every one of them.
   void track(const std::shared_ptr<void>& session, std::function<void()> close);
   void untrack(const void* session);
@@ -59,6 +66,12 @@ class ServerContext {
 
   std::mutex mutex_;
   std::map<std::string, int> per_address_;
+  struct Bucket {
+    double tokens = 0;
+    std::chrono::steady_clock::time_point refilled;
+  };
+  Bucket& refill(const std::string& address, std::chrono::steady_clock::time_point now);
+  std::map<std::string, Bucket> rejoin_buckets_;
   std::map<const void*, std::function<void()>> sessions_;
 };
 

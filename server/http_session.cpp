@@ -62,7 +62,8 @@ void HttpSession::do_read() {
   parser_.emplace();
   parser_->header_limit(8 * 1024);
   parser_->body_limit(16 * 1024);
-  stream_.expires_after(std::chrono::seconds(30));
+  stream_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(ctx_.config.handshake_timeout_s)));
   http::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }

@@ -798,11 +798,13 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
         record_seat(static_cast<int>(s));
       }
       reply(c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
+      c->rejoin_answered(true);
       spdlog::info("room {}: seat {} resumed by '{}'", code_, s, info.name);
       changed(nullptr);
       return;
     }
     fail(c, id, "bad_token", "that token does not belong to a seat of room " + code_);
+    c->rejoin_answered(false);
   });
 }
 

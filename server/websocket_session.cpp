@@ -39,8 +39,15 @@ WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
 WebSocketSession::~WebSocketSession() { ctx_.untrack(this); }
 
 void WebSocketSession::run(http::request<http::string_body> upgrade) {
-  // Idle and handshake timeouts with keep-alive pings: half-open connections are noticed.
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  // Handshake and idle timeouts with keep-alive pings: a peer that vanished, or one that opens a
+  // WebSocket and then says nothing (not even a pong), is closed.
+  websocket::stream_base::timeout timeouts;
+  timeouts.handshake_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(ctx_.config.handshake_timeout_s));
+  timeouts.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(ctx_.config.idle_timeout_s));
+  timeouts.keep_alive_pings = true;
+  ws_.set_option(timeouts);
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, kServerName); }));
   ws_.read_message_max(ctx_.config.max_frame_bytes);
@@ -226,6 +233,9 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (type == "rejoin") {
       auto token = protocol::string_field(b, "token", 128);
       if (!token) return error(r.id, token.error().code, token.error().message);
+      if (!ctx_.take_rejoin(ticket_->address())) {
+        return error(r.id, "rate_limited", "too many wrong tokens from your address; wait");
+      }
       return room->rejoin(shared_from_this(), name_, r.id, *token);
     }
     return room->spectate(shared_from_this(), r.id);
@@ -297,6 +307,10 @@ void WebSocketSession::evicted(const std::string& room) {
     if (self->room_code_ == room) self->room_code_.clear();
     self->error(nullptr, "replaced", "your seat in room " + room + " was resumed elsewhere");
   });
+}
+
+void WebSocketSession::rejoin_answered(bool resumed) {
+  if (resumed) ctx_.give_back_rejoin(ticket_->address());
 }
 
 void WebSocketSession::go_away() {

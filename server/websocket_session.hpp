@@ -33,6 +33,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void send(Frame frame) override;
   void entered(const std::string& room) override;
   void evicted(const std::string& room) override;
+  void rejoin_answered(bool resumed) override;
   // Closes the connection politely (server shutdown).
   void go_away();
 

@@ -61,7 +61,9 @@ Expected<Options> Options::parse(const std::vector<OptionSpec>& specs, const jso
   }
   Options out;
   if (given.is_object()) {
-    for (const auto& [key, value] : given.items()) {
+    for (const auto& item : given.items()) {
+      // A named copy, not a structured binding: clang 14 cannot capture those in a lambda.
+      const std::string& key = item.key();
       const bool known = std::any_of(specs.begin(), specs.end(),
                                      [&](const OptionSpec& s) { return s.key == key; });
       if (!known) return make_error("bad_options", "unknown option '" + key + "'");

@@ -337,6 +337,12 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       case Phase::kSlap:
         return Action::make(kSlapDone);
       case Phase::kPower:
+        // Half a Jack swap cannot be skipped: complete it with the first card offered.
+        if (jack_first_slot_ >= 0) {
+          std::vector<Action> legal;
+          legal_actions(seat, legal);
+          if (!legal.empty()) return legal.front();
+        }
         return Action::make(kSkipPower);
       case Phase::kEndTurn:
         return Action::make(kEndTurn, {0});

@@ -175,6 +175,13 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
         ASSERT_TRUE(back.ok()) << back.error().message;
         EXPECT_TRUE(*back == a) << game().action_to_json(a).dump() << " does not round-trip";
       }
+      // The move a turn timer would play is one of the legal ones (mid-swap included).
+      if (acting.contains(seat)) {
+        const Action fallback = s.fallback_action(seat);
+        EXPECT_TRUE(std::find(legal.begin(), legal.end(), fallback) != legal.end())
+            << "seat " << seat << ": the fallback " << game().action_to_json(fallback).dump()
+            << " is not legal";
+      }
     }
     EXPECT_EQ(sorted_cards(s), deck) << "cards are not conserved";
   }

@@ -439,6 +439,25 @@ TEST(SpiderMonkey, T9_JackSwap) {
   EXPECT_EQ(view(m, 0)["revealed"][3], json({"2S", "3S", "4S", "3D"}));
 }
 
+// A turn timer running out after the first pick of a Jack swap completes the swap: skipping is no
+// longer legal, so the fallback must not be skip-power (found by fuzzing).
+TEST(SpiderMonkey, FallbackAfterTheFirstJackPickCompletesTheSwap) {
+  Match m = start(kFour, "9C", {"JS"});
+  timeout(m);
+  play(m, 0, kDraw);
+  play(m, 0, kDiscardDrawn);
+  timeout(m);
+  EXPECT_EQ(m.game().action_to_json(m.state().fallback_action(0)), kSkipPower)
+      << "nothing picked yet";
+  play(m, 0, jack(3, 3));
+  const Action fallback = m.state().fallback_action(0);
+  const auto legal = m.state().legal_actions(0);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), fallback), legal.end());
+  Events ev;
+  EXPECT_FALSE(m.apply(0, fallback, ev).has_value());
+  EXPECT_EQ(view(m, 0)["phase"], "end-turn");
+}
+
 // The "Fateful Jack" tip (SM-13): after a call, the caller's cards may still be swapped.
 TEST(SpiderMonkey, FatefulJackTargetsTheCaller) {
   Match m = start({{"AC", "2C", "2D", "2H"}, {"KC", "KH", "3C", "4C"}, {"5C", "6C", "7C", "8C"}},
