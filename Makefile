@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan run bench format clean
+.PHONY: all deps build test test-asan run bench format clean container-deps container-test
 
 # Share the compiler cache between checkouts of this tree (paths are made relative to it).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -36,6 +36,17 @@ bench: deps
 	cmake --build --preset release --target campfire_engine_bench campfire-server campfire-load campfire-echo-server
 	./build/release/bench/campfire_engine_bench --benchmark_min_time=0.2
 	python3 scripts/bench.py --output build/release/bench/load.md $(BENCH_ARGS)
+
+# The container image (docker/Dockerfile), checked for real by docker/test.sh with Docker or
+# podman: health, a whole game over the published port, a room surviving a restart. Not part of
+# `make test`; container-deps installs podman, runc and debootstrap when there is no Docker engine.
+container-deps:
+	@docker/deps.sh
+
+container-test: deps container-deps
+	cmake --preset default
+	cmake --build --preset default --target campfire-bot
+	docker/test.sh build/default/clients/campfire-bot
 
 format:
 	find engine protocol server clients tests bench -name '*.[ch]pp' | xargs -r clang-format -i

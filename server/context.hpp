@@ -11,21 +11,28 @@
 #include <set>
 #include <string>
 
+#include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/lobby.hpp"
+#include "server/metrics.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace campfire::server {
-
-class Client;
 
 class ServerContext {
  public:
   ServerContext(boost::asio::io_context& io, const Config& cfg)
-      : ioc(io), config(cfg), lobby(io, cfg) {}
+      : ioc(io), config(cfg), lobby(io, cfg, metrics) {}
 
   boost::asio::io_context& ioc;
   const Config& config;
+  Metrics metrics;  // before the lobby, which hands it to every room
   Lobby lobby;
+  // Set when the server has a certificate: every connection is then TLS.
+  std::shared_ptr<boost::asio::ssl::context> tls;
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};
 
@@ -45,16 +52,25 @@ class ServerContext {
   std::unique_ptr<Ticket> admit(const std::string& address);
 
   // Live WebSocket sessions, so a shutdown can tell every one of them.
-  void track(const std::shared_ptr<void>& session, std::function<void()> close);
+  void track(const std::shared_ptr<Client>& session, std::function<void()> close);
   void untrack(const void* session);
   void close_all();
+  // Queues `frame` to every live WebSocket session; returns how many.
+  std::size_t broadcast(const Frame& frame);
+  std::size_t sessions() const;
+  // Counts for /metrics: connections, and rooms, seats and spectators by game and status.
+  MetricsSnapshot metrics_snapshot() const;
 
  private:
   void release(const std::string& address);
 
-  std::mutex mutex_;
+  struct Tracked {
+    std::weak_ptr<Client> client;
+    std::function<void()> close;
+  };
+  mutable std::mutex mutex_;
   std::map<std::string, int> per_address_;
-  std::map<const void*, std::function<void()>> sessions_;
+  std::map<const void*, Tracked> sessions_;
 };
 
 }  // namespace campfire::server

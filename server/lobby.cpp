@@ -8,8 +8,8 @@
 
 namespace campfire::server {
 
-Lobby::Lobby(boost::asio::io_context& ioc, const Config& config)
-    : ioc_(ioc), config_(config), code_rng_(std::random_device{}()) {
+Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Metrics& metrics)
+    : ioc_(ioc), config_(config), metrics_(metrics), code_rng_(std::random_device{}()) {
   json games = json::array();
   for (const Game* g : Registry::builtin().games()) games.push_back(g->info().to_json());
   games_json_ = games.dump();
@@ -54,8 +54,9 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
       code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
     }
   } while (rooms_.count(code));
-  auto room = std::make_shared<Room>(ioc_, config_, code, std::move(*match), !*listed);
+  auto room = std::make_shared<Room>(ioc_, config_, code, std::move(*match), !*listed, metrics_);
   rooms_.emplace(code, room);
+  metrics_.room_created();
   spdlog::info("room {} created: {} for {} seats{}", code, *game_id, *seats,
                *listed ? " (private)" : "");
   return room;
@@ -93,6 +94,36 @@ json Lobby::list_rooms() const {
 std::size_t Lobby::size() const {
   std::lock_guard lock(mutex_);
   return rooms_.size();
+}
+
+std::vector<RoomSummary> Lobby::summaries() const {
+  std::vector<RoomSummary> out;
+  for (const auto& room : rooms()) out.push_back(room->summary());
+  return out;
+}
+
+std::vector<std::shared_ptr<Room>> Lobby::rooms() const {
+  std::vector<std::shared_ptr<Room>> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(rooms_.size());
+  for (const auto& [code, room] : rooms_) out.push_back(room);
+  return out;
+}
+
+bool Lobby::close(const std::string& code, const std::string& reason) {
+  auto normal = protocol::normalize_room_code(code);
+  if (!normal) return false;
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = rooms_.find(*normal);
+    if (it == rooms_.end()) return false;
+    room = it->second;
+    rooms_.erase(it);
+  }
+  spdlog::info("room {} closed by the operator: {}", room->code(), reason);
+  room->close(reason);
+  return true;
 }
 
 void Lobby::sweep() {

@@ -61,10 +61,11 @@ std::string hash_token(const std::string& token) {
 }
 
 Room::Room(asio::io_context& ioc, const Config& config, std::string code, Match match,
-           bool listed)
+           bool listed, Metrics& metrics)
     : ioc_(ioc),
       strand_(asio::make_strand(ioc)),
       config_(config),
+      metrics_(metrics),
       code_(std::move(code)),
       listed_(listed),
       match_(std::move(match)),
@@ -94,6 +95,8 @@ void Room::update_summary() {
   summary_.seats = match_.seats();
   summary_.taken = static_cast<int>(
       std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; }));
+  summary_.bots = static_cast<int>(std::count_if(
+      seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken && s.bot; }));
   summary_.spectators = static_cast<int>(spectators_.size());
   summary_.listed = listed_;
   summary_.status = status_;
@@ -123,6 +126,7 @@ void Room::reply(Client& c, const json& id, json body) const {
 
 void Room::fail(Client& c, const json& id, const std::string& code,
                 const std::string& message) const {
+  metrics_.error_sent(code);
   c.send(make_frame(protocol::error_frame(id, code, message)));
 }
 
@@ -522,7 +526,8 @@ void Room::start(std::shared_ptr<Client> c, json id) {
 
 void Room::action(std::shared_ptr<Client> c, json id, json action,
                   std::optional<long long> version) {
-  on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version] {
+  on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version,
+             received = std::chrono::steady_clock::now()] {
     const auto seat = seat_of(c.get());
     if (!seat) return fail(*c, id, "not_seated", "spectators cannot act");
     if (status_ == RoomStatus::kWaiting) {
@@ -551,6 +556,7 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
     }
     reply(*c, id, {{"type", "ok"}, {"version", version_ + 1}});
     changed(&events.list());
+    metrics_.action_applied(received);
   });
 }
 
@@ -601,6 +607,38 @@ void Room::shutdown() {
     self->closed_ = true;
     self->window_timer_.cancel();
     self->bot_timer_.cancel();
+  });
+}
+
+void Room::close(std::string reason) {
+  on_strand([this, reason = std::move(reason)] {
+    const Frame f = make_frame(dump({{"type", "room_closed"}, {"room", code_}, {"reason", reason}}));
+    for (auto& s : seats_) {
+      if (auto c = s.client.lock(); c && !s.bot) c->send(f);
+      s.client.reset();
+    }
+    for (const auto& w : spectators_) {
+      if (auto c = w.lock()) c->send(f);
+    }
+    spectators_.clear();
+    closed_ = true;
+    window_timer_.cancel();
+    bot_timer_.cancel();
+  });
+}
+
+void Room::describe(std::function<void(json)> done) {
+  // Not on_strand: a room closed meanwhile still answers, so the caller is never left waiting.
+  asio::post(strand_, [self = shared_from_this(), done = std::move(done)] {
+    done({{"room", self->code_},
+          {"game", self->match_.game().info().id},
+          {"status", status_name(self->status_)},
+          {"private", !self->listed_},
+          {"seats", self->match_.seats()},
+          {"version", self->version_},
+          {"players", self->players()},
+          {"spectators", self->spectators_.size()},
+          {"closed", self->closed_}});
   });
 }
 

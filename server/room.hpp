@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "engine/core/match.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
+#include "server/metrics.hpp"
 
 namespace campfire::server {
 
@@ -33,6 +35,7 @@ struct RoomSummary {
   std::string game;
   int seats = 0;
   int taken = 0;
+  int bots = 0;  // of the seats taken
   int spectators = 0;
   bool listed = true;
   RoomStatus status = RoomStatus::kWaiting;
@@ -42,7 +45,8 @@ struct RoomSummary {
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  Room(asio::io_context& ioc, const Config& config, std::string code, Match match, bool listed);
+  Room(asio::io_context& ioc, const Config& config, std::string code, Match match, bool listed,
+       Metrics& metrics);
 
   const std::string& code() const { return code_; }
   RoomSummary summary() const;
@@ -61,6 +65,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void disconnected(std::shared_ptr<Client> c);
   // Closes timers; the room does nothing more after this.
   void shutdown();
+  // An operator closed the room: members get `room_closed` with the reason, then it shuts down.
+  void close(std::string reason);
+  // Calls `done` (on the room's strand) with what the admin API shows of the room: status,
+  // version, every seat's player, bot and connection, the spectator count.
+  void describe(std::function<void(json)> done);
 
  private:
   struct SeatInfo {
@@ -104,6 +113,7 @@ class Room : public std::enable_shared_from_this<Room> {
   asio::io_context& ioc_;
   asio::strand<asio::io_context::executor_type> strand_;
   const Config& config_;
+  Metrics& metrics_;
   const std::string code_;
   const bool listed_;
   Match match_;
