@@ -1,0 +1,42 @@
+// campfire-bot and campfire-cli over wss:// against a server with a self-signed certificate.
+#include "tests/clients/client_test_support.hpp"
+#include "tests/support/self_signed.hpp"
+
+namespace campfire::test {
+namespace {
+
+class TlsClients : public ClientTest {
+ protected:
+  void SetUp() override {
+    std::signal(SIGPIPE, SIG_IGN);
+    spdlog::set_level(spdlog::level::warn);
+    server::Config config;
+    config.bind = "127.0.0.1";
+    config.port = 0;
+    config.test_mode = true;
+    config.bot_delay_ms = 0;
+    config.tls_cert = cert_.cert();
+    config.tls_key = cert_.key();
+    server_ = std::make_unique<server::Server>(config);
+    port_ = server_->start();
+  }
+  SelfSignedCert cert_;
+};
+
+TEST_F(TlsClients, BotPlaysAWholeGameOverWss) {
+  Process bot(bot_args({"--tls", "--insecure", "--game", "pinocchio", "--seats", "3",
+                        "--fill-bots", "--seed", "5", "--deal-seed", "5"}));
+  ASSERT_EQ(bot.wait(60s), 0) << bot.output();
+  EXPECT_NE(bot.output().find("game over in room"), std::string::npos) << bot.output();
+  EXPECT_EQ(lines_starting(bot.output(), "result ").size(), 1u) << bot.output();
+}
+
+TEST_F(TlsClients, BotRefusesAnUnverifiedCertificateAndPlainConnections) {
+  Process checked(bot_args({"--tls", "--game", "pinocchio", "--seats", "2", "--fill-bots"}));
+  EXPECT_EQ(checked.wait(30s), 1) << checked.output();
+  Process plain(bot_args({"--game", "pinocchio", "--seats", "2", "--fill-bots"}));
+  EXPECT_EQ(plain.wait(30s), 1) << plain.output();
+}
+
+}  // namespace
+}  // namespace campfire::test
