@@ -38,5 +38,35 @@ TEST_F(TlsClients, BotRefusesAnUnverifiedCertificateAndPlainConnections) {
   EXPECT_EQ(plain.wait(30s), 1) << plain.output();
 }
 
+// campfire-cli over wss:// shows what the operator says: a notice, then its room being closed.
+TEST_F(TlsClients, CliShowsNoticesAndAClosedRoom) {
+  Process cli({CAMPFIRE_CLI_BINARY, "--port", port(), "--tls", "--insecure", "--name", "Andrea",
+               "--token-file", (cert_.dir() / "tokens.json").string()});
+  cli.write("create pinocchio 2\n");
+  std::string room;
+  for (int i = 0; i < 50 && room.empty(); ++i) {
+    const auto line = cli.read_line(10s);
+    if (!line) break;
+    if (const auto at = line->find("joined room "); at != std::string::npos) {
+      room = line->substr(at + 12, 6);
+    }
+  }
+  ASSERT_EQ(room.size(), 6u) << cli.output();
+  server_->context().broadcast(server::make_frame(R"({"type":"notice","text":"back soon"})"));
+  ASSERT_TRUE(server_->context().lobby.close(room, "maintenance"));
+  // Give the pushes time to arrive before quitting.
+  for (int i = 0; i < 50; ++i) {
+    const auto line = cli.read_line(10s);
+    if (!line || line->find("was closed") != std::string::npos) break;
+  }
+  cli.write("quit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  EXPECT_NE(cli.output().find("*** notice from the server: back soon"), std::string::npos)
+      << cli.output();
+  EXPECT_NE(cli.output().find("room " + room + " was closed: maintenance"), std::string::npos)
+      << cli.output();
+}
+
 }  // namespace
 }  // namespace campfire::test
