@@ -95,13 +95,13 @@ curl -fsS "http://127.0.0.1:$port/metrics" | grep -E '^campfire_(actions_total|r
   fail "/metrics shows no actions"
 
 step "a room survives a restart"
-python3 docker/restart_check.py begin --port "$port" --state "$work/room.json" ||
+/usr/bin/python3 docker/restart_check.py begin --port "$port" --state "$work/room.json" ||
   fail "could not set up the room"
 start=$(date +%s)
 "$engine" restart "$name" >/dev/null
 wait_healthy
 echo "restarted and healthy in $(($(date +%s) - start)) s"
-python3 docker/restart_check.py resume --port "$port" --state "$work/room.json" ||
+/usr/bin/python3 docker/restart_check.py resume --port "$port" --state "$work/room.json" ||
   fail "the room did not survive the restart"
 
 step "all container checks passed"

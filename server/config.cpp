@@ -89,6 +89,24 @@ Config parse_config(int argc, char** argv) {
   app.add_option("--admin-token", c.admin_token,
                  "bearer token of the admin API (default: admin API off)")
       ->envname("CAMPFIRE_ADMIN_TOKEN");
+  app.add_option("--journal", c.journal, "where rooms are kept across restarts: sqlite or none")
+      ->envname("CAMPFIRE_JOURNAL")
+      ->check(CLI::IsMember({"sqlite", "none"}));
+  app.add_flag("--journal-fsync", c.journal_fsync,
+               "sync every journal commit to disk (survives power loss, slower)")
+      ->envname("CAMPFIRE_JOURNAL_FSYNC");
+  app.add_option("--replay-retention-hours", c.replay_retention_h,
+                 "how long finished games stay downloadable as replays")
+      ->envname("CAMPFIRE_REPLAY_RETENTION_HOURS")
+      ->check(CLI::Range(0, 24 * 3650));
+  app.add_option("--disconnect-grace", c.disconnect_grace_s,
+                 "seconds a disconnected player's seat waits (rooms may choose their own)")
+      ->envname("CAMPFIRE_DISCONNECT_GRACE")
+      ->check(CLI::Range(0.0, 86400.0));
+  app.add_option("--abandoned-room-ttl", c.abandoned_room_ttl_s,
+                 "seconds a started room with nobody connected is kept before it is closed")
+      ->envname("CAMPFIRE_ABANDONED_ROOM_TTL")
+      ->check(CLI::Range(1, 365 * 86400));
   try {
     app.parse(argc, argv);
     if (!c.test_mode) c.window_scale = 1.0;

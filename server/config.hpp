@@ -36,6 +36,12 @@ struct Config {
   std::vector<std::string> allowed_origins;
   // Bearer token of the admin API under /api/admin/; empty: the admin API is off.
   std::string admin_token;
+  // The journal: every room and accepted action, kept so a restart loses nothing.
+  std::string journal = "sqlite";  // sqlite or none
+  bool journal_fsync = false;      // sync each commit to disk (power-cut-safe, slower)
+  int replay_retention_h = 168;    // finished games stay downloadable this long
+  double disconnect_grace_s = 60;  // default grace for a disconnected player's seat
+  int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this
 };
 
 // An origin in the form browsers send it (lower case, no path, no trailing slash), or empty when

@@ -25,11 +25,16 @@ namespace campfire::server {
 class ServerContext {
  public:
   ServerContext(boost::asio::io_context& io, const Config& cfg)
-      : ioc(io), config(cfg), lobby(io, cfg, metrics) {}
+      : ioc(io),
+        config(cfg),
+        journal(make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
+        lobby(io, cfg, *journal, metrics) {}
 
   boost::asio::io_context& ioc;
   const Config& config;
-  Metrics metrics;  // before the lobby, which hands it to every room
+  Metrics metrics;  // before the journal and the lobby, which hand it to every room
+  // Destroyed by the server before the io_context (its completions post to rooms' strands).
+  std::unique_ptr<Journal> journal;
   Lobby lobby;
   // Set when the server has a certificate: every connection is then TLS.
   std::shared_ptr<boost::asio::ssl::context> tls;

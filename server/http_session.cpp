@@ -4,11 +4,11 @@
 #include <openssl/sha.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/version.hpp>
 #include <boost/beast/websocket.hpp>
-#include <algorithm>
 #include <functional>
 #include <type_traits>
 #include <variant>
@@ -22,8 +22,8 @@ namespace {
 
 using Request = http::request<http::string_body>;
 using StringResponse = http::response<http::string_body>;
-using Response = std::variant<StringResponse, http::response<http::file_body>,
-                              http::response<http::empty_body>>;
+using Response =
+    std::variant<StringResponse, http::response<http::file_body>, http::response<http::empty_body>>;
 // Receives the answer to a request, possibly later and on another thread.
 using Respond = std::function<void(Response)>;
 
@@ -116,14 +116,13 @@ std::optional<std::string> text_field(const Request& req, const json& body, cons
   const auto last = text.find_last_not_of(' ');
   text = first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
   if (text.empty() && required) {
-    respond(json_error(req, http::status::bad_request, std::string("\"") + field +
-                                                           "\" is empty"));
+    respond(json_error(req, http::status::bad_request, std::string("\"") + field + "\" is empty"));
     return std::nullopt;
   }
   if (text.size() > max_length) {
-    respond(json_error(req, http::status::bad_request,
-                       std::string("\"") + field + "\" is longer than " +
-                           std::to_string(max_length) + " bytes"));
+    respond(json_error(
+        req, http::status::bad_request,
+        std::string("\"") + field + "\" is longer than " + std::to_string(max_length) + " bytes"));
     return std::nullopt;
   }
   return text;
@@ -193,8 +192,8 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
   if (target.starts_with(kRoomPrefix) && target.ends_with(kCloseSuffix) &&
       target.size() > kRoomPrefix.size() + kCloseSuffix.size()) {
     if (!post) return respond(json_error(req, http::status::method_not_allowed, "use POST"));
-    const std::string code = target.substr(
-        kRoomPrefix.size(), target.size() - kRoomPrefix.size() - kCloseSuffix.size());
+    const std::string code =
+        target.substr(kRoomPrefix.size(), target.size() - kRoomPrefix.size() - kCloseSuffix.size());
     auto body = json_body(req, respond);
     if (!body) return;
     auto reason = text_field(req, *body, "reason", kMaxReasonLength, false, respond);
@@ -203,9 +202,9 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     if (!ctx.lobby.close(code, *reason)) {
       return respond(json_error(req, http::status::not_found, "there is no room " + code));
     }
-    return respond(json_response(req, http::status::ok,
-                                 {{"closed", *protocol::normalize_room_code(code)},
-                                  {"reason", *reason}}));
+    return respond(
+        json_response(req, http::status::ok,
+                      {{"closed", *protocol::normalize_room_code(code)}, {"reason", *reason}}));
   }
   if (target == "/api/admin/notice") {
     if (!post) return respond(json_error(req, http::status::method_not_allowed, "use POST"));
@@ -213,8 +212,8 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     if (!body) return;
     auto text = text_field(req, *body, "text", kMaxNoticeLength, true, respond);
     if (!text) return;
-    const std::size_t sent =
-        ctx.broadcast(make_frame(json{{"type", "notice"}, {"text", *text}}.dump()));
+    const std::size_t sent = ctx.broadcast(
+        make_frame(json{{"type", "notice"}, {"reason", "operator"}, {"text", *text}}.dump()));
     spdlog::info("admin API: notice to {} connections: {}", sent, *text);
     return respond(json_response(req, http::status::ok, {{"sent", sent}}));
   }
@@ -228,15 +227,15 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
 
   if (target.starts_with("/api/admin/")) return serve_admin(ctx, req, target, respond);
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    return respond(text_response(req, http::status::method_not_allowed, "text/plain",
-                                 "only GET and HEAD\n"));
+    return respond(
+        text_response(req, http::status::method_not_allowed, "text/plain", "only GET and HEAD\n"));
   }
   if (target == "/healthz") {
     json h = {{"status", ctx.draining ? "draining" : "ok"},
               {"rooms", ctx.lobby.size()},
               {"connections", ctx.connections.load()}};
-    return respond(json_response(
-        req, ctx.draining ? http::status::service_unavailable : http::status::ok, h));
+    return respond(
+        json_response(req, ctx.draining ? http::status::service_unavailable : http::status::ok, h));
   }
   if (target == "/metrics") {
     return respond(text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
@@ -248,6 +247,32 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
   }
   if (target == "/api/rooms") {
     return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));
+  }
+
+  if (target.rfind("/api/replays/", 0) == 0) {
+    // A finished game as JSON: configuration, players, every action and the result. A game still
+    // being played is not shown (its log would reveal hidden cards), except in test mode.
+    const auto code = protocol::normalize_room_code(target.substr(13));
+    std::optional<StoredRoom> stored;
+    if (code) stored = ctx.journal->load(*code);
+    if (!stored) {
+      return respond(text_response(
+          req, http::status::not_found, "application/json",
+          json{{"error", "no_such_replay"}, {"message", "no finished game with that code is kept"}}
+              .dump()));
+    }
+    if (!stored->finished() && !ctx.config.test_mode) {
+      return respond(text_response(
+          req, http::status::conflict, "application/json",
+          json{{"error", "still_playing"}, {"message", "the replay is ready when the game ends"}}
+              .dump()));
+    }
+    auto res =
+        text_response(req, http::status::ok, "application/json",
+                      stored->replay_json().dump(-1, ' ', false, json::error_handler_t::replace));
+    res.set(http::field::content_disposition,
+            "attachment; filename=\"campfire-" + stored->code + ".json\"");
+    return respond(std::move(res));
   }
 
   // Static files of the browser client. Paths never climb out of the web root.
@@ -309,18 +334,15 @@ bool origin_allowed(const Config& config, std::string_view origin, std::string_v
 template <class Stream>
 HttpSession<Stream>::HttpSession(tcp::socket&& socket, ServerContext& ctx,
                                  std::unique_ptr<ServerContext::Ticket> ticket)
-    : stream_(make_stream<Stream>(std::move(socket), ctx)),
-      ctx_(ctx),
-      ticket_(std::move(ticket)) {}
+    : stream_(make_stream<Stream>(std::move(socket), ctx)), ctx_(ctx), ticket_(std::move(ticket)) {}
 
 template <class Stream>
 void HttpSession<Stream>::run() {
   boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     if constexpr (kTls<Stream>) {
       beast::get_lowest_layer(self->stream_).expires_after(std::chrono::seconds(30));
-      self->stream_.async_handshake(
-          boost::asio::ssl::stream_base::server,
-          beast::bind_front_handler(&HttpSession::on_handshake, self));
+      self->stream_.async_handshake(boost::asio::ssl::stream_base::server,
+                                    beast::bind_front_handler(&HttpSession::on_handshake, self));
     } else {
       self->do_read();
     }
@@ -357,9 +379,8 @@ void HttpSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   auto self = this->shared_from_this();
   serve(ctx_, std::move(req), [self](Response res) {
     auto sp = std::make_shared<Response>(std::move(res));
-    boost::asio::post(self->stream_.get_executor(), [self, sp] {
-      std::visit([&](auto& r) { self->write(std::move(r)); }, *sp);
-    });
+    boost::asio::post(self->stream_.get_executor(),
+                      [self, sp] { std::visit([&](auto& r) { self->write(std::move(r)); }, *sp); });
   });
 }
 
@@ -394,10 +415,8 @@ void HttpSession<Stream>::write(Response&& response) {
   auto sp = std::make_shared<std::decay_t<Response>>(std::forward<Response>(response));
   const bool keep = sp->keep_alive();
   http::async_write(stream_, *sp,
-                    [self = this->shared_from_this(), sp, keep](beast::error_code e,
-                                                                std::size_t n) {
-                      self->on_write(keep, e, n);
-                    });
+                    [self = this->shared_from_this(), sp, keep](
+                        beast::error_code e, std::size_t n) { self->on_write(keep, e, n); });
 }
 
 template <class Stream>

@@ -8,8 +8,12 @@
 
 namespace campfire::server {
 
-Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Metrics& metrics)
-    : ioc_(ioc), config_(config), metrics_(metrics), code_rng_(std::random_device{}()) {
+Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics)
+    : ioc_(ioc),
+      config_(config),
+      journal_(journal),
+      metrics_(metrics),
+      code_rng_(std::random_device{}()) {
   json games = json::array();
   for (const Game* g : Registry::builtin().games()) games.push_back(g->info().to_json());
   games_json_ = games.dump();
@@ -25,6 +29,8 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
   auto listed = protocol::optional_bool(req, "private", false);
   if (!listed) return listed.error();
   const json options = req.value("options", json::object());
+  auto settings = RoomSettings::parse(req.value("timers", json()), config_);
+  if (!settings) return settings.error();
 
   std::uint64_t seed = code_rng_.next();
   json deck_order = nullptr;
@@ -53,8 +59,10 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
     for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
       code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
     }
-  } while (rooms_.count(code));
-  auto room = std::make_shared<Room>(ioc_, config_, code, std::move(*match), !*listed, metrics_);
+  } while (rooms_.count(code) || journal_.has(code));
+  auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
+                                     !*listed, *settings);
+  room->record_creation();
   rooms_.emplace(code, room);
   metrics_.room_created();
   spdlog::info("room {} created: {} for {} seats{}", code, *game_id, *seats,
@@ -122,21 +130,51 @@ bool Lobby::close(const std::string& code, const std::string& reason) {
     rooms_.erase(it);
   }
   spdlog::info("room {} closed by the operator: {}", room->code(), reason);
+  // Members hear why first; the journal then keeps it as abandoned, so a restart does not
+  // bring it back; later requests naming it are refused.
   room->close(reason);
+  room->retire();
+  room->shutdown(reason);
   return true;
+}
+
+std::size_t Lobby::restore() {
+  std::size_t restored = 0;
+  // Games still going, and those that ended recently enough for players to see how.
+  const auto since = wall_ms() - static_cast<std::int64_t>(config_.finished_room_ttl_s) * 1000;
+  for (const StoredRoom& stored : journal_.live(since)) {
+    auto match = Match::restore(Registry::builtin(), stored.match_json());
+    if (!match) {
+      spdlog::error("room {} cannot be rebuilt from the journal: {}", stored.code,
+                    match.error().message);
+      continue;
+    }
+    auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
+    {
+      std::lock_guard lock(mutex_);
+      rooms_.emplace(stored.code, room);
+    }
+    room->resume();
+    ++restored;
+  }
+  if (restored > 0) spdlog::info("journal: {} rooms rebuilt", restored);
+  return restored;
 }
 
 void Lobby::sweep() {
   const auto now = std::chrono::steady_clock::now();
   const auto ttl = std::chrono::seconds(config_.finished_room_ttl_s);
+  const auto abandoned_ttl = std::chrono::seconds(config_.abandoned_room_ttl_s);
   std::vector<std::shared_ptr<Room>> dropped;
   {
     std::lock_guard lock(mutex_);
     for (auto it = rooms_.begin(); it != rooms_.end();) {
       const RoomSummary s = it->second->summary();
       const bool idle = now - s.last_activity > ttl;
-      const bool abandoned = s.status == RoomStatus::kWaiting && s.taken == 0;
-      if (idle && (s.status == RoomStatus::kOver || abandoned)) {
+      const bool empty = s.status == RoomStatus::kWaiting && s.connected == 0;
+      const bool deserted = s.status == RoomStatus::kPlaying && s.connected == 0 &&
+                            now - s.last_activity > abandoned_ttl;
+      if ((idle && (s.status == RoomStatus::kOver || empty)) || deserted) {
         dropped.push_back(it->second);
         it = rooms_.erase(it);
       } else {
@@ -146,8 +184,12 @@ void Lobby::sweep() {
   }
   for (auto& room : dropped) {
     spdlog::info("room {} closed (finished or abandoned)", room->code());
+    room->retire();
     room->shutdown();
   }
+  const auto pruned = journal_.prune(
+      wall_ms() - static_cast<std::int64_t>(config_.replay_retention_h) * 3600 * 1000);
+  if (pruned > 0) spdlog::info("journal: {} replays past their retention deleted", pruned);
 }
 
 void Lobby::clear() {
@@ -160,7 +202,7 @@ void Lobby::clear() {
 
 void Lobby::shutdown() {
   std::lock_guard lock(mutex_);
-  for (auto& [code, room] : rooms_) room->shutdown();
+  for (auto& [code, room] : rooms_) room->shutdown("the server is restarting; reconnect in a moment");
 }
 
 }  // namespace campfire::server

@@ -18,7 +18,7 @@ namespace campfire::server {
 
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& ioc, const Config& config, Metrics& metrics);
+  Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics);
 
   // Validates everything about a create_room request and makes the room.
   Expected<std::shared_ptr<Room>> create(const json& request);
@@ -34,6 +34,9 @@ class Lobby {
   // False when there is no such room.
   bool close(const std::string& code, const std::string& reason);
   // Drops finished rooms and rooms nobody has touched for a while.
+  // Rebuilds every unfinished or recently finished room from the journal (at start).
+  std::size_t restore();
+  // Drops finished rooms and rooms nobody has touched for a while; prunes old replays.
   void sweep();
   void shutdown();
   // Lets go of every room (a server being destroyed, before its io_context goes).
@@ -42,6 +45,7 @@ class Lobby {
  private:
   boost::asio::io_context& ioc_;
   const Config& config_;
+  Journal& journal_;
   Metrics& metrics_;
   std::string games_json_;
   mutable std::mutex mutex_;

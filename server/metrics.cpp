@@ -13,10 +13,11 @@ void append_number(std::string& out, double v) {
   out.append(buf, static_cast<std::size_t>(n));
 }
 
-void append_number(std::string& out, std::uint64_t v) { out += std::to_string(v); }
+void append_number(std::string& out, std::uint64_t v) {
+  out += std::to_string(v);
+}
 
-void header(std::string& out, std::string_view name, std::string_view type,
-            std::string_view help) {
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
   out += "# HELP ";
   out += name;
   out += ' ';
@@ -101,8 +102,8 @@ void Histogram::render(std::string& out, std::string_view name) const {
 
 Metrics::Metrics()
     : actions_(0),
-      action_latency_({0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                       0.25, 0.5, 1}),
+      action_latency_(
+          {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1}),
       journal_write_({0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                       0.1, 0.25, 1}) {
   for (auto& slot : per_second_) slot.store(0);
@@ -177,7 +178,8 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
   }
   header(out, "campfire_rooms_created_total", "counter", "Rooms created since the server started.");
   sample(out, "campfire_rooms_created_total", "", rooms_created_.load(std::memory_order_relaxed));
-  header(out, "campfire_players", "gauge", "Seats taken by people and by bots, by game and status.");
+  header(out, "campfire_players", "gauge",
+         "Seats taken by people and by bots, by game and status.");
   for (std::size_t i = 0; i < snap.rooms.size(); ++i) {
     sample(out, "campfire_players", labels[i] + ",kind=\"human\"",
            static_cast<std::uint64_t>(snap.rooms[i].humans));
@@ -191,9 +193,10 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
   }
 
   header(out, "campfire_actions_total", "counter",
-         "Actions applied by rooms (use rate() for actions per second).");
+         "Actions from players' requests applied by rooms (rate() gives actions per second).");
   sample(out, "campfire_actions_total", "", actions());
-  header(out, "campfire_actions_last_second", "gauge", "Actions applied during the last second.");
+  header(out, "campfire_actions_last_second", "gauge",
+         "Actions from players' requests applied during the last whole second.");
   sample(out, "campfire_actions_last_second", "", actions_last_second());
   header(out, "campfire_action_latency_seconds", "histogram",
          "From an action request reaching its room to every member's new state being queued.");

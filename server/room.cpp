@@ -60,20 +60,134 @@ std::string hash_token(const std::string& token) {
   return hex;
 }
 
-Room::Room(asio::io_context& ioc, const Config& config, std::string code, Match match,
-           bool listed, Metrics& metrics)
+json RoomSettings::to_json() const {
+  return {{"turnSeconds", turn_seconds},
+          {"onTimeout", timeout_bot ? "bot" : "default"},
+          {"graceSeconds", grace_seconds},
+          {"botTakeover", bot_takeover}};
+}
+
+Expected<RoomSettings> RoomSettings::parse(const json& timers, const Config& config) {
+  RoomSettings s;
+  s.grace_seconds = config.disconnect_grace_s;
+  if (timers.is_null()) return s;
+  if (!timers.is_object()) return make_error("bad_request", "\"timers\" must be an object");
+  for (const auto& [key, value] : timers.items()) {
+    if (key == "turnSeconds" || key == "graceSeconds") {
+      if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 86400) {
+        return make_error("bad_request", "\"" + key + "\" must be a number of seconds, 0 to 86400");
+      }
+      const double v = value.get<double>();
+      if (key == "turnSeconds" && v != 0 && v < 1) {
+        return make_error("bad_request", "\"turnSeconds\" must be 0 (no timer) or at least 1");
+      }
+      (key == "turnSeconds" ? s.turn_seconds : s.grace_seconds) = v;
+    } else if (key == "onTimeout") {
+      if (!value.is_string() || (value != "bot" && value != "default")) {
+        return make_error("bad_request", "\"onTimeout\" is \"default\" or \"bot\"");
+      }
+      s.timeout_bot = value == "bot";
+    } else if (key == "botTakeover") {
+      if (!value.is_boolean()) return make_error("bad_request", "\"botTakeover\" must be true or false");
+      s.bot_takeover = value.get<bool>();
+    } else {
+      return make_error("bad_request", "unknown timer setting \"" + key + "\"");
+    }
+  }
+  return s;
+}
+
+Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+           std::string code, Match match, bool listed, RoomSettings settings)
     : ioc_(ioc),
       strand_(asio::make_strand(ioc)),
       config_(config),
+      journal_(journal),
       metrics_(metrics),
       code_(std::move(code)),
       listed_(listed),
+      settings_(settings),
+      created_ms_(wall_ms()),
       match_(std::move(match)),
       seats_(static_cast<std::size_t>(match_.seats())),
       window_timer_(strand_),
       bot_timer_(strand_),
-      bot_rng_(match_.seed() ^ 0xB07B07ull) {
+      bot_rng_(match_.seed() ^ 0xB07B07ull),
+      turn_timer_(strand_) {
+  for (auto& s : seats_) s.grace = std::make_unique<asio::steady_timer>(strand_);
   update_summary();
+}
+
+namespace {
+
+RoomSettings stored_settings(const StoredRoom& stored, const Config& config) {
+  auto s = RoomSettings::parse(stored.settings, config);
+  return s ? *s : RoomSettings{};
+}
+
+}  // namespace
+
+Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+           const StoredRoom& stored, Match match)
+    : Room(ioc, config, journal, metrics, stored.code, std::move(match), stored.listed,
+           stored_settings(stored, config)) {
+  created_ms_ = stored.created_ms;
+  version_ = stored.version;
+  recorded_version_ = stored.version;
+  status_ = stored.status == "playing" ? RoomStatus::kPlaying
+            : stored.status == "waiting" ? RoomStatus::kWaiting
+                                         : RoomStatus::kOver;
+  for (const StoredSeat& seat : stored.seat_list) {
+    if (seat.seat < 0 || seat.seat >= match_.seats()) continue;
+    SeatInfo& info = seats_[static_cast<std::size_t>(seat.seat)];
+    info.taken = true;
+    info.name = seat.name;
+    info.token_hash = seat.token_hash;
+    if (!seat.bot.empty()) {
+      info.bot = bot::make_strategy(seat.bot);
+      info.bot_name = seat.bot;
+      if (!info.bot) info.bot = bot::make_strategy("random");
+    }
+  }
+  update_summary();
+}
+
+void Room::record_creation() {
+  Journal::Record r;
+  r.kind = Journal::Record::Kind::kCreate;
+  r.room.code = code_;
+  r.room.game = match_.game().info().id;
+  r.room.seats = match_.seats();
+  r.room.options = match_.options().to_json();
+  r.room.seed = match_.seed();
+  const json saved = match_.save();
+  r.room.deck_order = saved.value("deckOrder", json());
+  r.room.listed = listed_;
+  r.room.settings = settings_.to_json();
+  r.room.status = status_name(status_);
+  r.room.version = version_;
+  r.room.created_ms = created_ms_;
+  record(std::move(r));
+}
+
+void Room::resume() {
+  on_strand([this] {
+    arm_window();
+    arm_turn();
+    schedule_bots();
+    // Nobody is connected to a room rebuilt after a restart: their seats wait for them.
+    for (std::size_t s = 0; s < seats_.size(); ++s) {
+      if (seats_[s].taken && !is_bot(s)) arm_grace(static_cast<int>(s));
+    }
+    spdlog::info("room {}: resumed {} with {} actions at version {}", code_,
+                 status_name(status_), match_.log().size(), version_);
+  });
+}
+
+void Room::created(std::shared_ptr<Client> c, json id) {
+  on_strand([this, c = std::move(c), id = std::move(id)] {
+    reply(c, id, {{"type", "created"}, {"room", code_}});
+  });
 }
 
 template <class F>
@@ -81,6 +195,11 @@ void Room::on_strand(F&& f) {
   asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
     if (!self->closed_) f();
   });
+}
+
+std::string Room::refusal() const {
+  std::lock_guard lock(summary_mutex_);
+  return refusal_;
 }
 
 RoomSummary Room::summary() const {
@@ -102,11 +221,14 @@ void Room::update_summary() {
   summary_.status = status_;
   summary_.options = match_.options().to_json();
   summary_.last_activity = std::chrono::steady_clock::now();
+  summary_.connected = static_cast<int>(std::count_if(
+      seats_.begin(), seats_.end(),
+      [](const SeatInfo& s) { return s.taken && !s.bot_name.size() && !s.client.expired(); }));
 }
 
 std::optional<int> Room::seat_of(const Client* c) const {
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].taken && !seats_[s].bot) {
+    if (seats_[s].taken && seats_[s].bot_name.empty()) {
       auto held = seats_[s].client.lock();
       if (held.get() == c) return static_cast<int>(s);
     }
@@ -119,15 +241,93 @@ bool Room::is_spectator(const Client* c) const {
                      [&](const std::weak_ptr<Client>& w) { return w.lock().get() == c; });
 }
 
-void Room::reply(Client& c, const json& id, json body) const {
-  if (!id.is_null()) body["id"] = id;
-  c.send(make_frame(dump(body)));
+void Room::out(const std::shared_ptr<Client>& c, Frame f) {
+  if (journal_done_ < journal_queued_) {
+    held_.push_back({journal_queued_, c, std::move(f)});
+  } else {
+    c->send(std::move(f));
+  }
 }
 
-void Room::fail(Client& c, const json& id, const std::string& code,
-                const std::string& message) const {
+void Room::reply(const std::shared_ptr<Client>& c, const json& id, json body) {
+  if (!id.is_null()) body["id"] = id;
+  out(c, make_frame(dump(body)));
+}
+
+void Room::fail(const std::shared_ptr<Client>& c, const json& id, const std::string& code,
+                const std::string& message) {
   metrics_.error_sent(code);
-  c.send(make_frame(protocol::error_frame(id, code, message)));
+  out(c, make_frame(protocol::error_frame(id, code, message)));
+}
+
+void Room::record(Journal::Record r) {
+  r.code = code_;
+  r.version = version_ + 1;
+  recorded_version_ = r.version;
+  if (!journal_.durable()) {
+    journal_.write(std::move(r), nullptr);
+    return;
+  }
+  const std::uint64_t seq = ++journal_queued_;
+  journal_.write(std::move(r), [self = shared_from_this(), seq](bool ok) {
+    asio::post(self->strand_, [self, seq, ok] { self->journaled(seq, ok); });
+  });
+}
+
+void Room::record_seat(int seat) {
+  const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  Journal::Record r;
+  if (info.taken) {
+    r.kind = Journal::Record::Kind::kSeat;
+    r.seat = {seat, info.name, info.token_hash, info.bot_name};
+  } else {
+    r.kind = Journal::Record::Kind::kFreeSeat;
+    r.seat.seat = seat;
+  }
+  record(std::move(r));
+}
+
+void Room::record_action(int seat, const Action& a) {
+  Journal::Record r;
+  r.kind = Journal::Record::Kind::kAction;
+  r.index = match_.log().size() - 1;
+  r.action = {seat, match_.game().action_to_json(a), wall_ms()};
+  record(std::move(r));
+}
+
+void Room::journaled(std::uint64_t seq, bool ok) {
+  if (!ok) {
+    // What the journal could not keep must not be shown to anyone: the room stops here, and a
+    // restart brings it back from its last durable move.
+    if (!closed_) {
+      spdlog::critical("room {}: the journal failed; closing the room", code_);
+      const Frame f = make_frame(protocol::error_frame(
+          nullptr, "unavailable",
+          "the server could not save this game and has paused it; it resumes from the last saved "
+          "move when the server restarts"));
+      for (const auto& s : seats_) {
+        if (auto c = s.client.lock()) c->send(f);
+      }
+      for (const auto& w : spectators_) {
+        if (auto c = w.lock()) c->send(f);
+      }
+      closed_ = true;
+      closed_reason_ = "the room is paused until the server restarts";
+      std::lock_guard lock(summary_mutex_);
+      refusal_ = closed_reason_;
+      window_timer_.cancel();
+      bot_timer_.cancel();
+      turn_timer_.cancel();
+      for (auto& s : seats_) s.grace->cancel();
+    }
+    held_.clear();
+    return;
+  }
+  journal_done_ = std::max(journal_done_, seq);
+  while (!held_.empty() && held_.front().after <= journal_done_) {
+    if (auto c = held_.front().client.lock()) c->send(std::move(held_.front().frame));
+    held_.pop_front();
+  }
 }
 
 std::string Room::render(const std::string& text) const {
@@ -168,8 +368,9 @@ json Room::players() const {
     }
     list.push_back({{"seat", s},
                     {"name", info.name},
-                    {"connected", info.bot != nullptr || !info.client.expired()},
-                    {"bot", info.bot != nullptr}});
+                    {"connected", !info.bot_name.empty() || !info.client.expired()},
+                    {"bot", !info.bot_name.empty()},
+                    {"away", info.away}});
   }
   return list;
 }
@@ -220,16 +421,28 @@ std::string Room::state_frame(int seat, std::size_t* legal_hash) const {
   msg["legal"] = std::move(legal);
   msg["labels"] = std::move(labels);
   msg["window"] = window_json();
+  msg["turn"] = turn_json();
+  msg["moves"] = match_.log().size();
   if (status_ == RoomStatus::kOver) msg["result"] = st.result().to_json();
   return dump(msg);
 }
 
 void Room::changed(const std::vector<Event>* events) {
-  ++version_;
   // The last state of a game already says it is over and carries the result.
   const bool just_finished = status_ == RoomStatus::kPlaying && match_.state().over();
-  if (just_finished) status_ = RoomStatus::kOver;
+  if (just_finished) {
+    status_ = RoomStatus::kOver;
+    Journal::Record r;
+    r.kind = Journal::Record::Kind::kStatus;
+    r.status = "over";
+    r.result = match_.state().result().to_json();
+    record(std::move(r));
+  } else if (recorded_version_ <= version_) {
+    record(Journal::Record{});  // only the version moves (a player came or went)
+  }
+  ++version_;
   arm_window();
+  arm_turn();
   // Every seat gets its own events and view; spectators share one public copy of each.
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
@@ -237,14 +450,14 @@ void Room::changed(const std::vector<Event>* events) {
     if (events != nullptr) {
       for (const Event& e : *events) {
         if (!e.to.includes(static_cast<Seat>(s))) continue;
-        c->send(make_frame(dump({{"type", "event"},
+        out(c, make_frame(dump({{"type", "event"},
                                  {"room", code_},
                                  {"version", version_},
                                  {"event", render_event(e.body)}})));
       }
     }
     std::size_t legal_hash = 0;
-    c->send(make_frame(state_frame(static_cast<int>(s), &legal_hash)));
+    out(c, make_frame(state_frame(static_cast<int>(s), &legal_hash)));
     if (legal_hash != seats_[s].legal_hash) {
       seats_[s].legal_hash = legal_hash;
       seats_[s].legal_since = version_;
@@ -264,8 +477,8 @@ void Room::changed(const std::vector<Event>* events) {
     const Frame state = make_frame(state_frame(-1));
     for (const auto& w : spectators_) {
       if (auto c = w.lock()) {
-        for (const Frame& f : public_events) c->send(f);
-        c->send(state);
+        for (const Frame& f : public_events) out(c, f);
+        out(c, state);
       }
     }
   }
@@ -274,10 +487,10 @@ void Room::changed(const std::vector<Event>* events) {
                                         {"room", code_},
                                         {"result", match_.state().result().to_json()}}));
     for (const auto& s : seats_) {
-      if (auto c = s.client.lock(); c && !s.bot) c->send(over);
+      if (auto c = s.client.lock(); c && !s.bot) out(c, over);
     }
     for (const auto& w : spectators_) {
-      if (auto c = w.lock()) c->send(over);
+      if (auto c = w.lock()) out(c, over);
     }
     spdlog::info("room {} game over after {} actions", code_, match_.log().size());
   }
@@ -327,6 +540,123 @@ void Room::apply(int seat, const Action& a) {
                  match_.game().action_to_json(a).dump(), seat, err->message);
     return;
   }
+  record_action(seat, a);
+  changed(&events.list());
+}
+
+json Room::turn_json() const {
+  if (turn_seats_.empty() || turn_ends_at_ms_ == 0) return nullptr;
+  json seats = json::array();
+  turn_seats_.for_each([&](Seat s) { seats.push_back(s); });
+  return {{"seats", std::move(seats)},
+          {"endsAt", turn_ends_at_ms_},
+          {"remainingMs", std::max<std::int64_t>(0, turn_ends_at_ms_ - wall_ms())}};
+}
+
+void Room::arm_turn() {
+  // Players (not bots) who must act outside a timed window have `turnSeconds` to do it; the
+  // clock restarts whenever what one of them may do changes.
+  SeatSet humans;
+  std::size_t key = 0;
+  if (settings_.turn_seconds > 0 && status_ == RoomStatus::kPlaying && !match_.state().window()) {
+    const State& st = match_.state();
+    st.to_act().for_each([&](Seat s) {
+      if (is_bot(static_cast<std::size_t>(s))) return;
+      humans.insert(s);
+      std::string legal;
+      for (const Action& a : st.legal_actions(s)) legal += match_.game().action_to_json(a).dump();
+      key = key * 1000003u ^ std::hash<std::string>{}(legal) ^ static_cast<std::size_t>(s);
+    });
+  }
+  if (humans.empty()) {
+    if (!turn_seats_.empty()) turn_timer_.cancel();
+    turn_seats_ = {};
+    turn_ends_at_ms_ = 0;
+    return;
+  }
+  if (humans == turn_seats_ && key == turn_key_) return;
+  turn_seats_ = humans;
+  turn_key_ = key;
+  const auto millis = static_cast<std::int64_t>(settings_.turn_seconds * 1000.0 *
+                                                (config_.test_mode ? config_.window_scale : 1.0));
+  turn_ends_at_ms_ = wall_ms() + millis;
+  turn_timer_.expires_after(std::chrono::milliseconds(millis));
+  turn_timer_.async_wait([self = shared_from_this(), key](boost::system::error_code ec) {
+    if (ec || self->closed_ || self->turn_key_ != key) return;
+    self->turn_expired();
+  });
+}
+
+void Room::turn_expired() {
+  const SeatSet late = turn_seats_;
+  turn_seats_ = {};
+  turn_ends_at_ms_ = 0;
+  if (status_ != RoomStatus::kPlaying) return;
+  Events events;
+  bool any = false;
+  late.for_each([&](Seat s) {
+    const State& st = match_.state();
+    if (!st.to_act().contains(s) || is_bot(static_cast<std::size_t>(s))) return;
+    Action a;
+    if (settings_.timeout_bot) {
+      const auto legal = st.legal_actions(s);
+      if (legal.empty()) return;
+      json legal_json = json::array();
+      for (const Action& l : legal) legal_json.push_back(match_.game().action_to_json(l));
+      auto strategy = bot::make_strategy("random");
+      const std::size_t pick = strategy->choose(st.view(s), legal_json, bot_rng_);
+      a = legal[pick < legal.size() ? pick : 0];
+    } else {
+      a = st.fallback_action(s);
+    }
+    const std::string words = st.describe(s, a);
+    events.emit(Audience::all(), [&] {
+      return json{{"type", "turn_timeout"},
+                  {"seat", s},
+                  {"text", "{seat:" + std::to_string(s) + "} ran out of time: " + words}};
+    });
+    const std::size_t before = events.list().size();
+    if (auto err = match_.apply(s, a, events)) {
+      spdlog::error("room {}: the timeout move for seat {} was refused: {}", code_, s, err->message);
+      events.list().resize(before - 1);
+      return;
+    }
+    record_action(s, a);
+    any = true;
+  });
+  if (any) changed(&events.list());
+}
+
+void Room::arm_grace(int seat) {
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  const auto millis = static_cast<std::int64_t>(settings_.grace_seconds * 1000.0 *
+                                                (config_.test_mode ? config_.window_scale : 1.0));
+  info.grace->expires_after(std::chrono::milliseconds(millis));
+  info.grace->async_wait([self = shared_from_this(), seat](boost::system::error_code ec) {
+    if (ec || self->closed_) return;
+    self->grace_expired(seat);
+  });
+}
+
+void Room::grace_expired(int seat) {
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  if (!info.taken || !info.bot_name.empty() || !info.client.expired() || info.away) return;
+  if (status_ == RoomStatus::kWaiting) {
+    spdlog::info("room {}: seat {} given back ('{}' did not return)", code_, seat, info.name);
+    free_seat(seat);
+    changed(nullptr);
+    return;
+  }
+  if (status_ != RoomStatus::kPlaying || !settings_.bot_takeover) return;
+  info.away = true;
+  info.bot = bot::make_strategy("random");
+  Events events;
+  events.emit(Audience::all(), [&] {
+    return json{{"type", "bot_takeover"},
+                {"seat", seat},
+                {"text", "a bot plays for {seat:" + std::to_string(seat) + "} until they return"}};
+  });
+  spdlog::info("room {}: a bot plays seat {} while '{}' is away", code_, seat, info.name);
   changed(&events.list());
 }
 
@@ -370,9 +700,12 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
   info.name = std::move(name);
   info.token_hash = hash_token(token);
   info.client = c;
+  info.grace->cancel();
   c->entered(code_);
+  // The seat and its token's hash are durable before the token is handed out.
+  record_seat(seat);
   json body = {{"type", "joined"}, {"room", code_}, {"seat", seat}, {"token", token}};
-  reply(*c, id, std::move(body));
+  reply(c, id, std::move(body));
   spdlog::info("room {}: seat {} taken by '{}'", code_, seat, info.name);
   changed(nullptr);
 }
@@ -390,15 +723,15 @@ void Room::forget(const Client* c) {
 void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat) {
   on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id), seat]() mutable {
     if (auto held = seat_of(c.get())) {
-      return fail(*c, id, "room_full", "you already hold seat " + std::to_string(*held));
+      return fail(c, id, "room_full", "you already hold seat " + std::to_string(*held));
     }
     if (status_ != RoomStatus::kWaiting) {
-      return fail(*c, id, "already_started", "the game has started; ask for a rejoin link");
+      return fail(c, id, "already_started", "the game has started; ask for a rejoin link");
     }
     std::optional<int> free;
     if (seat) {
       if (*seat < 0 || *seat >= match_.seats()) {
-        return fail(*c, id, "room_full", "this room has seats 0 to " +
+        return fail(c, id, "room_full", "this room has seats 0 to " +
                                              std::to_string(match_.seats() - 1));
       }
       if (!seats_[static_cast<std::size_t>(*seat)].taken) free = *seat;
@@ -407,7 +740,7 @@ void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optio
         if (!seats_[static_cast<std::size_t>(s)].taken) free = s;
       }
     }
-    if (!free) return fail(*c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    if (!free) return fail(c, id, "room_full", seat ? "that seat is taken" : "the room is full");
     forget(c.get());
     take_seat(c, *free, std::move(name), id);
   });
@@ -419,19 +752,28 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
     const std::string hash = hash_token(token);
     for (std::size_t s = 0; s < seats_.size(); ++s) {
       SeatInfo& info = seats_[s];
-      if (!info.taken || info.bot || info.token_hash != hash) continue;
+      if (!info.taken || !info.bot_name.empty() || info.token_hash != hash) continue;
       auto previous = info.client.lock();
       if (previous && previous != c) previous->evicted(code_);
       forget(c.get());
       info.client = c;
+      info.grace->cancel();
+      if (info.away) {
+        // Back from being away: the bot that kept the seat warm steps aside.
+        info.away = false;
+        info.bot.reset();
+      }
       c->entered(code_);
-      if (!name.empty()) info.name = std::move(name);
-      reply(*c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
+      if (!name.empty() && name != info.name) {
+        info.name = std::move(name);
+        record_seat(static_cast<int>(s));
+      }
+      reply(c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
       spdlog::info("room {}: seat {} resumed by '{}'", code_, s, info.name);
       changed(nullptr);
       return;
     }
-    fail(*c, id, "bad_token", "that token does not belong to a seat of room " + code_);
+    fail(c, id, "bad_token", "that token does not belong to a seat of room " + code_);
   });
 }
 
@@ -440,8 +782,8 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
     forget(c.get());
     spectators_.push_back(c);
     c->entered(code_);
-    reply(*c, id, {{"type", "spectating"}, {"room", code_}});
-    c->send(make_frame(state_frame(-1)));
+    reply(c, id, {{"type", "spectating"}, {"room", code_}});
+    out(c, make_frame(state_frame(-1)));
     update_summary();
   });
 }
@@ -451,14 +793,16 @@ void Room::leave(std::shared_ptr<Client> c, json id, bool send_reply) {
     const auto seat = seat_of(c.get());
     const bool spectator = is_spectator(c.get());
     if (!seat && !spectator) {
-      if (send_reply) fail(*c, id, "not_in_room", "you are not in room " + code_);
+      if (send_reply) fail(c, id, "not_in_room", "you are not in room " + code_);
       return;
     }
     forget(c.get());
     if (seat && status_ == RoomStatus::kWaiting) {
-      seats_[static_cast<std::size_t>(*seat)] = SeatInfo{};
+      free_seat(*seat);
+    } else if (seat && status_ == RoomStatus::kPlaying) {
+      arm_grace(*seat);
     }
-    if (send_reply) reply(*c, id, {{"type", "left"}, {"room", code_}});
+    if (send_reply) reply(c, id, {{"type", "left"}, {"room", code_}});
     if (seat) {
       changed(nullptr);
     } else {
@@ -471,10 +815,9 @@ void Room::disconnected(std::shared_ptr<Client> c) {
   on_strand([this, c = std::move(c)] {
     const auto seat = seat_of(c.get());
     forget(c.get());
-    if (seat && status_ == RoomStatus::kWaiting) {
-      // A player who drops before the start gives the seat back.
-      seats_[static_cast<std::size_t>(*seat)] = SeatInfo{};
-    }
+    // The seat waits for its player (a reload, a flaky phone): before the start it is given
+    // back after the grace period; during the game a bot may take it over then.
+    if (seat && status_ != RoomStatus::kOver) arm_grace(*seat);
     if (seat) {
       spdlog::info("room {}: seat {} disconnected", code_, *seat);
       changed(nullptr);
@@ -487,37 +830,43 @@ void Room::disconnected(std::shared_ptr<Client> c) {
 void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
                    std::string strategy) {
   on_strand([this, c = std::move(c), id = std::move(id), seat, strategy = std::move(strategy)] {
-    if (!seat_of(c.get())) return fail(*c, id, "not_seated", "only seated players may add bots");
+    if (!seat_of(c.get())) return fail(c, id, "not_seated", "only seated players may add bots");
     if (status_ != RoomStatus::kWaiting) {
-      return fail(*c, id, "already_started", "the game has started");
+      return fail(c, id, "already_started", "the game has started");
     }
     auto bot = bot::make_strategy(strategy);
-    if (!bot) return fail(*c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
+    if (!bot) return fail(c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
     std::optional<int> free;
     for (int s = 0; s < match_.seats() && !free; ++s) {
       if ((!seat || *seat == s) && !seats_[static_cast<std::size_t>(s)].taken) free = s;
     }
-    if (!free) return fail(*c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    if (!free) return fail(c, id, "room_full", seat ? "that seat is taken" : "the room is full");
     SeatInfo& info = seats_[static_cast<std::size_t>(*free)];
     info.taken = true;
     info.name = "Bot " + std::to_string(*free + 1);
     info.bot = std::move(bot);
-    reply(*c, id, {{"type", "ok"}});
+    info.bot_name = strategy;
+    record_seat(*free);
+    reply(c, id, {{"type", "ok"}});
     changed(nullptr);
   });
 }
 
 void Room::start(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
-    if (!seat_of(c.get())) return fail(*c, id, "not_seated", "only seated players may start");
+    if (!seat_of(c.get())) return fail(c, id, "not_seated", "only seated players may start");
     if (status_ != RoomStatus::kWaiting) {
-      return fail(*c, id, "already_started", "the game has already started");
+      return fail(c, id, "already_started", "the game has already started");
     }
     const bool full =
         std::all_of(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; });
-    if (!full) return fail(*c, id, "not_ready", "every seat needs a player or a bot first");
+    if (!full) return fail(c, id, "not_ready", "every seat needs a player or a bot first");
     status_ = RoomStatus::kPlaying;
-    reply(*c, id, {{"type", "ok"}});
+    Journal::Record r;
+    r.kind = Journal::Record::Kind::kStatus;
+    r.status = "playing";
+    record(std::move(r));
+    reply(c, id, {{"type", "ok"}});
     spdlog::info("room {}: {} started with {} seats", code_, match_.game().info().id,
                  match_.seats());
     changed(nullptr);
@@ -529,32 +878,33 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
   on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version,
              received = std::chrono::steady_clock::now()] {
     const auto seat = seat_of(c.get());
-    if (!seat) return fail(*c, id, "not_seated", "spectators cannot act");
+    if (!seat) return fail(c, id, "not_seated", "spectators cannot act");
     if (status_ == RoomStatus::kWaiting) {
-      return fail(*c, id, "not_your_turn", "the game has not started yet");
+      return fail(c, id, "not_your_turn", "the game has not started yet");
     }
-    if (status_ == RoomStatus::kOver) return fail(*c, id, "game_over", "the game is over");
+    if (status_ == RoomStatus::kOver) return fail(c, id, "game_over", "the game is over");
     // Stale only when what this seat may do changed after the state it acted on (others
     // acting in a simultaneous window does not make a still-legal move stale).
     const long long since = seats_[static_cast<std::size_t>(*seat)].legal_since;
     if (version && (*version < since || *version > version_)) {
-      return fail(*c, id, "stale",
+      return fail(c, id, "stale",
                   "your choices changed at version " + std::to_string(since) + "; look again");
     }
     auto a = match_.game().action_from_json(action);
-    if (!a) return fail(*c, id, a.error().code, a.error().message);
-    if (a->is_timeout()) return fail(*c, id, "not_allowed", "only the server closes windows");
+    if (!a) return fail(c, id, a.error().code, a.error().message);
+    if (a->is_timeout()) return fail(c, id, "not_allowed", "only the server closes windows");
     Events events;
     if (auto err = match_.apply(*seat, *a, events)) {
       // A move for a window that closed a moment ago lost the race: say so plainly.
       if (err->code == "not_your_turn" && last_closed_ && last_closed_->seats.contains(*seat) &&
           std::chrono::steady_clock::now() - last_closed_->at < std::chrono::seconds(3)) {
-        return fail(*c, id, "window_closed", "too late: the " + last_closed_->name +
+        return fail(c, id, "window_closed", "too late: the " + last_closed_->name +
                                                  " window has closed");
       }
-      return fail(*c, id, err->code, err->message);
+      return fail(c, id, err->code, err->message);
     }
-    reply(*c, id, {{"type", "ok"}, {"version", version_ + 1}});
+    record_action(*seat, *a);
+    reply(c, id, {{"type", "ok"}, {"version", version_ + 1}, {"move", match_.log().size() - 1}});
     changed(&events.list());
     metrics_.action_applied(received);
   });
@@ -564,7 +914,7 @@ void Room::chat(std::shared_ptr<Client> c, json id, std::string text) {
   on_strand([this, c = std::move(c), id = std::move(id), text = std::move(text)] {
     const auto seat = seat_of(c.get());
     if (!seat && !is_spectator(c.get())) {
-      return fail(*c, id, "not_in_room", "you are not in room " + code_);
+      return fail(c, id, "not_in_room", "you are not in room " + code_);
     }
     std::string name = seat ? seats_[static_cast<std::size_t>(*seat)].name : "spectator";
     const Frame f = make_frame(dump({{"type", "chat"},
@@ -573,12 +923,12 @@ void Room::chat(std::shared_ptr<Client> c, json id, std::string text) {
                                      {"name", name},
                                      {"text", text}}));
     for (const auto& s : seats_) {
-      if (auto p = s.client.lock(); p && !s.bot) p->send(f);
+      if (auto p = s.client.lock(); p && !s.bot) out(p, f);
     }
     for (const auto& w : spectators_) {
-      if (auto p = w.lock()) p->send(f);
+      if (auto p = w.lock()) out(p, f);
     }
-    if (!id.is_null()) reply(*c, id, {{"type", "ok"}});
+    if (!id.is_null()) reply(c, id, {{"type", "ok"}});
   });
 }
 
@@ -586,10 +936,10 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
     const auto seat = seat_of(c.get());
     if (!seat && !is_spectator(c.get())) {
-      return fail(*c, id, "not_in_room", "you are not in room " + code_);
+      return fail(c, id, "not_in_room", "you are not in room " + code_);
     }
-    if (!id.is_null()) reply(*c, id, {{"type", "ok"}, {"version", version_}});
-    c->send(make_frame(state_frame(seat ? *seat : -1)));
+    if (!id.is_null()) reply(c, id, {{"type", "ok"}, {"version", version_}});
+    out(c, make_frame(state_frame(seat ? *seat : -1)));
   });
 }
 
@@ -597,16 +947,47 @@ void Room::rename(std::shared_ptr<Client> c, std::string name) {
   on_strand([this, c = std::move(c), name = std::move(name)]() mutable {
     if (auto seat = seat_of(c.get())) {
       seats_[static_cast<std::size_t>(*seat)].name = std::move(name);
+      record_seat(*seat);
       changed(nullptr);
     }
   });
 }
 
-void Room::shutdown() {
-  asio::post(strand_, [self = shared_from_this()] {
+void Room::free_seat(int seat) {
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  info.grace->cancel();
+  auto grace = std::move(info.grace);
+  info = SeatInfo{};
+  info.grace = std::move(grace);
+  record_seat(seat);
+}
+
+void Room::shutdown(std::string reason) {
+  asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
     self->closed_ = true;
+    self->closed_reason_ = reason;
+    std::lock_guard lock(self->summary_mutex_);
+    self->refusal_ = reason;
     self->window_timer_.cancel();
     self->bot_timer_.cancel();
+    self->turn_timer_.cancel();
+    for (auto& s : self->seats_) s.grace->cancel();
+  });
+}
+
+void Room::retire() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if (self->status_ == RoomStatus::kOver) return;
+    Journal::Record r;
+    if (self->status_ == RoomStatus::kWaiting) {
+      r.kind = Journal::Record::Kind::kRemove;
+    } else {
+      r.kind = Journal::Record::Kind::kStatus;
+      r.status = "abandoned";
+    }
+    r.code = self->code_;
+    r.version = self->version_;
+    self->journal_.write(std::move(r), nullptr);
   });
 }
 
@@ -621,9 +1002,6 @@ void Room::close(std::string reason) {
       if (auto c = w.lock()) c->send(f);
     }
     spectators_.clear();
-    closed_ = true;
-    window_timer_.cancel();
-    bot_timer_.cancel();
   });
 }
 

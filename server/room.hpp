@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <functional>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/metrics.hpp"
+#include "server/journal.hpp"
 
 namespace campfire::server {
 
@@ -41,15 +43,40 @@ struct RoomSummary {
   RoomStatus status = RoomStatus::kWaiting;
   json options;
   std::chrono::steady_clock::time_point last_activity;
+  int connected = 0;  // players with a live connection
+};
+
+// Per-room settings chosen at creation ("timers" in create_room).
+struct RoomSettings {
+  double turn_seconds = 0;     // 0: no turn timer
+  bool timeout_bot = false;    // on expiry a bot chooses the move; otherwise the game's default
+  double grace_seconds = 60;   // how long a disconnected player's seat waits for them
+  bool bot_takeover = false;   // after the grace period a bot plays the seat until they return
+
+  json to_json() const;
+  static Expected<RoomSettings> parse(const json& timers, const Config& config);
 };
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  Room(asio::io_context& ioc, const Config& config, std::string code, Match match, bool listed,
-       Metrics& metrics);
+  Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+       std::string code, Match match, bool listed, RoomSettings settings);
+  // A room rebuilt from the journal (its match already replayed from the stored log).
+  Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+       const StoredRoom& stored, Match match);
+
+  // Writes the room's creation to the journal; call once, before anyone can reach the room.
+  void record_creation();
+  // Starts the timers and bots of a room rebuilt from the journal.
+  void resume();
+  // Tells a client that created the room without joining it (after the creation is durable).
+  void created(std::shared_ptr<Client> c, json id);
 
   const std::string& code() const { return code_; }
   RoomSummary summary() const;
+  // Why the room takes no more requests (it is paused or the server is stopping); empty while it
+  // does. Safe from any thread.
+  std::string refusal() const;
 
   // Requests from connections. `id` is echoed in the reply.
   void join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat);
@@ -63,9 +90,13 @@ class Room : public std::enable_shared_from_this<Room> {
   void sync(std::shared_ptr<Client> c, json id);
   void rename(std::shared_ptr<Client> c, std::string name);
   void disconnected(std::shared_ptr<Client> c);
-  // Closes timers; the room does nothing more after this.
-  void shutdown();
-  // An operator closed the room: members get `room_closed` with the reason, then it shuts down.
+  // Closes timers; the room answers every later request with `reason` and does nothing more.
+  void shutdown(std::string reason = "the room has closed");
+  // Marks a room dropped while unfinished as abandoned in the journal (kept as a replay), or
+  // removes a room that never started.
+  void retire();
+  // An operator closed the room: members get `room_closed` with the reason and are let go (the
+  // lobby then retires and shuts the room down).
   void close(std::string reason);
   // Calls `done` (on the room's strand) with what the admin API shows of the room: status,
   // version, every seat's player, bot and connection, the spectator count.
@@ -82,6 +113,16 @@ class Room : public std::enable_shared_from_this<Room> {
     std::string token_hash;
     std::weak_ptr<Client> client;
     std::unique_ptr<bot::Strategy> bot;
+    std::string bot_name;  // the strategy of a server-side bot
+    // A player's seat played by a bot while they are away (after the grace period).
+    bool away = false;
+    std::unique_ptr<asio::steady_timer> grace;
+  };
+  // A frame held back until the journal has everything it reports.
+  struct Held {
+    std::uint64_t after;
+    std::weak_ptr<Client> client;
+    Frame frame;
   };
 
   template <class F>
@@ -89,8 +130,17 @@ class Room : public std::enable_shared_from_this<Room> {
 
   std::optional<int> seat_of(const Client* c) const;
   bool is_spectator(const Client* c) const;
-  void reply(Client& c, const json& id, json body) const;
-  void fail(Client& c, const json& id, const std::string& code, const std::string& message) const;
+  // Every frame leaves through here: at once, or after the journal has caught up.
+  void out(const std::shared_ptr<Client>& c, Frame f);
+  void reply(const std::shared_ptr<Client>& c, const json& id, json body);
+  void fail(const std::shared_ptr<Client>& c, const json& id, const std::string& code,
+            const std::string& message);
+  // Queues a journal record for the change about to be published.
+  void record(Journal::Record r);
+  void record_seat(int seat);
+  void journaled(std::uint64_t seq, bool ok);
+  bool is_bot(std::size_t seat) const { return seats_[seat].bot != nullptr; }
+  void free_seat(int seat);
   void take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id);
   void forget(const Client* c);
 
@@ -99,13 +149,20 @@ class Room : public std::enable_shared_from_this<Room> {
   json render_event(const json& body) const;
   json players() const;
   json window_json() const;
+  json turn_json() const;
   // A member's state message; `legal_hash` receives a hash of the seat's legal actions.
   std::string state_frame(int seat, std::size_t* legal_hash = nullptr) const;
 
   // After every change: version, states (and events) to everyone, timers, bots, summary.
   void changed(const std::vector<Event>* events);
   void apply(int seat, const Action& a);
+  // Records an accepted action (the match has already applied it).
+  void record_action(int seat, const Action& a);
   void arm_window();
+  void arm_turn();
+  void turn_expired();
+  void arm_grace(int seat);
+  void grace_expired(int seat);
   void schedule_bots();
   void run_bots();
   void update_summary();
@@ -113,9 +170,12 @@ class Room : public std::enable_shared_from_this<Room> {
   asio::io_context& ioc_;
   asio::strand<asio::io_context::executor_type> strand_;
   const Config& config_;
+  Journal& journal_;
   Metrics& metrics_;
   const std::string code_;
   const bool listed_;
+  const RoomSettings settings_;
+  std::int64_t created_ms_ = 0;
   Match match_;
   RoomStatus status_ = RoomStatus::kWaiting;
   long long version_ = 0;
@@ -138,9 +198,23 @@ class Room : public std::enable_shared_from_this<Room> {
   bool bots_pending_ = false;
   Rng bot_rng_;
   bool closed_ = false;
+  std::string closed_reason_;
+
+  // Journal bookkeeping: records queued and committed, and the frames waiting for them.
+  std::uint64_t journal_queued_ = 0;
+  std::uint64_t journal_done_ = 0;
+  long long recorded_version_ = 0;
+  std::deque<Held> held_;
+
+  // The turn timer: armed for a set of acting players and what they may do.
+  asio::steady_timer turn_timer_;
+  std::size_t turn_key_ = 0;
+  std::int64_t turn_ends_at_ms_ = 0;
+  SeatSet turn_seats_;
 
   mutable std::mutex summary_mutex_;
   RoomSummary summary_;
+  std::string refusal_;  // under summary_mutex_
 };
 
 // A fresh unguessable seat token (128 bits from the operating system) and its stored hash.

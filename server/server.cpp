@@ -47,11 +47,14 @@ Server::~Server() {
   ctx_->lobby.clear();
   listener_.reset();
   sweeper_.reset();
+  // The journal's last completions post to rooms' strands: end it while the io_context exists.
+  ctx_->journal.reset();
   ioc_.reset();
   ctx_.reset();
 }
 
 std::uint16_t Server::start() {
+  ctx_->lobby.restore();
   const auto address = boost::asio::ip::make_address(config_.bind);
   listener_ = std::make_shared<Listener>(*ctx_, boost::asio::ip::tcp::endpoint(address, config_.port));
   listener_->run();
@@ -90,8 +93,18 @@ void Server::stop() {
   ctx_->draining = true;
   if (listener_) listener_->stop();
   boost::asio::post(*ioc_, [this] { sweeper_->cancel(); });
-  ctx_->close_all();
+  // Rooms stop taking moves, the journal commits what they accepted (releasing the frames that
+  // wait for it), then every client is told and closed.
   ctx_->lobby.shutdown();
+  ctx_->journal->flush();
+  {
+    // Let the rooms' strands hand out the frames the last commits released.
+    const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    while (std::chrono::steady_clock::now() < settle) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ctx_->close_all();
   // Give close handshakes and queued writes a moment, then stop the threads.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   while (ctx_->connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {

@@ -100,7 +100,7 @@ bool WebSocketSession::allow_message() {
 
 void WebSocketSession::handle(std::string_view text) {
   if (!allow_message()) {
-    if (++violations_ >= kViolationsBeforeClose) return close_after_flush("flooding");
+    if (++violations_ >= kViolationsBeforeClose) return close_after_flush("flooding", websocket::close_code::policy_error, "flooding");
     json id;
     protocol::decode(text, &id);
     return error(id, "rate_limited", "too many messages; slow down");
@@ -137,7 +137,14 @@ std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) 
     return nullptr;
   }
   auto room = ctx_.lobby.find(room_code_);
-  if (!room) error(r.id, "no_such_room", "room " + *code + " no longer exists");
+  if (!room) {
+    error(r.id, "no_such_room", "room " + *code + " no longer exists");
+    return nullptr;
+  }
+  if (auto why = room->refusal(); !why.empty()) {
+    error(r.id, "unavailable", why);
+    return nullptr;
+  }
   return room;
 }
 
@@ -192,15 +199,15 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     return send_json(l);
   }
   if (type == "create_room") {
+    if (ctx_.draining) {
+      return error(r.id, "unavailable", "the server is restarting; try again in a moment");
+    }
     auto join = protocol::optional_bool(b, "join", true);
     if (!join) return error(r.id, join.error().code, join.error().message);
     auto room = ctx_.lobby.create(b);
     if (!room) return error(r.id, room.error().code, room.error().message);
-    if (!*join) {
-      json c = protocol::reply("created", r.id);
-      c["room"] = (*room)->code();
-      return send_json(c);
-    }
+    // Either reply waits in the room until its creation is in the journal.
+    if (!*join) return (*room)->created(shared_from_this(), r.id);
     (*room)->join(shared_from_this(), name_, r.id, 0);
     return;
   }
@@ -209,6 +216,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (!code) return error(r.id, code.error().code, code.error().message);
     auto room = ctx_.lobby.find(*code);
     if (!room) return error(r.id, "no_such_room", "there is no room " + *code);
+    if (auto why = room->refusal(); !why.empty()) return error(r.id, "unavailable", why);
     if (type == "join") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
       if (!seat) return error(r.id, seat.error().code, seat.error().message);
@@ -275,13 +283,14 @@ void WebSocketSession::evicted(const std::string& room) {
 
 void WebSocketSession::go_away() {
   boost::asio::post(executor(), [self = shared_from_this()] {
-    if (self->closed_) return;
-    self->closed_ = true;
-    self->with_ws([&](auto& ws) {
-      ws.async_close(websocket::close_reason(websocket::close_code::going_away,
-                                             "server shutting down"),
-                     [self](beast::error_code) {});
-    });
+    if (self->closed_ || self->closing_) return;
+    // Say why in words, then close once that has been written (a write may be in flight).
+    self->queue(make_frame(json{{"type", "notice"},
+                                {"reason", "restart"},
+                                {"text", "the server is restarting; reconnect in a moment"}}
+                               .dump()));
+    self->close_after_flush("server shutting down", websocket::close_code::service_restart,
+                            "server restarting");
   });
 }
 
@@ -309,17 +318,22 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   if (closing_ && !closed_) finish_closing();
 }
 
-void WebSocketSession::close_after_flush(const char* why) {
+void WebSocketSession::close_after_flush(const char* why, websocket::close_code code,
+                                         const char* reason) {
   if (closing_ || closed_) return;
-  spdlog::warn("{}: closing connection ({})", ticket_->address(), why);
+  if (code == websocket::close_code::policy_error) {
+    spdlog::warn("{}: closing connection ({})", ticket_->address(), why);
+  }
   closing_ = true;
+  close_code_ = code;
+  close_reason_ = reason;
   if (!writing_) finish_closing();
 }
 
 void WebSocketSession::finish_closing() {
   closed_ = true;
   with_ws([&](auto& ws) {
-    ws.async_close(websocket::close_reason(websocket::close_code::policy_error, "flooding"),
+    ws.async_close(websocket::close_reason(close_code_, close_reason_),
                    [self = shared_from_this()](beast::error_code) { self->tell_room_gone(); });
   });
 }

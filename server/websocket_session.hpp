@@ -51,7 +51,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
   // Stops reading, lets queued frames go out, then closes with a close frame.
-  void close_after_flush(const char* why);
+  void close_after_flush(const char* why, boost::beast::websocket::close_code code,
+                         const char* reason);
   void finish_closing();
   void tell_room_gone();
   void fail(beast::error_code ec, const char* what);
@@ -82,6 +83,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   bool writing_ = false;
   bool closed_ = false;
   bool closing_ = false;  // no more reads; close once the queue is written
+  boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
+  const char* close_reason_ = "";
 
   std::string name_;
   std::string room_code_;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -397,6 +398,15 @@ class Client {
                                          std::chrono::milliseconds(w.value("remainingMs", 0))
                                    : std::chrono::steady_clock::time_point{};
       window_name_ = w.is_object() ? w.value("name", "window") : "";
+      // Without a window, the room's turn timer counts down the same way.
+      const json& t = m["turn"];
+      if (!w.is_object() && t.is_object() && m["seat"].is_number_integer() &&
+          t["seats"].is_array() &&
+          std::find(t["seats"].begin(), t["seats"].end(), m["seat"]) != t["seats"].end()) {
+        window_ends_ = std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(t.value("remainingMs", 0));
+        window_name_ = "your turn";
+      }
       last_shown_second_ = -1;
     }
     if (type == "game_over") game_over_ = true;

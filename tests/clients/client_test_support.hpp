@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <unistd.h>
+
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +64,10 @@ class ClientTest : public ::testing::Test {
     std::signal(SIGPIPE, SIG_IGN);  // a child that exits early must not kill the test
     spdlog::set_level(spdlog::level::warn);
     server::Config config;
+    data_dir_ = std::filesystem::temp_directory_path() /
+                ("campfire-client-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(data_dir_);
+    config.data_dir = data_dir_.string();
     config.bind = "127.0.0.1";
     config.port = 0;
     config.test_mode = true;
@@ -71,6 +78,8 @@ class ClientTest : public ::testing::Test {
   }
   void TearDown() override {
     if (server_) server_->stop();
+    server_.reset();
+    std::filesystem::remove_all(data_dir_);
   }
 
   std::string port() const { return std::to_string(port_); }
@@ -78,6 +87,7 @@ class ClientTest : public ::testing::Test {
 
   std::unique_ptr<server::Server> server_;
   std::uint16_t port_ = 0;
+  std::filesystem::path data_dir_;
 };
 
 }  // namespace campfire::test

@@ -24,8 +24,8 @@ class TlsClients : public ClientTest {
 };
 
 TEST_F(TlsClients, BotPlaysAWholeGameOverWss) {
-  Process bot(bot_args({"--tls", "--insecure", "--game", "pinocchio", "--seats", "3",
-                        "--fill-bots", "--seed", "5", "--deal-seed", "5"}));
+  Process bot(bot_args({"--tls", "--insecure", "--game", "pinocchio", "--seats", "3", "--fill-bots",
+                        "--seed", "5", "--deal-seed", "5"}));
   ASSERT_EQ(bot.wait(60s), 0) << bot.output();
   EXPECT_NE(bot.output().find("game over in room"), std::string::npos) << bot.output();
   EXPECT_EQ(lines_starting(bot.output(), "result ").size(), 1u) << bot.output();

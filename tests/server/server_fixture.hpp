@@ -4,6 +4,13 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,8 +26,42 @@ using client::Connection;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
+// A plain HTTP/1.1 GET over a raw socket: returns the status code and the body.
+inline std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return {0, ""};
+  }
+  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+  ::send(fd, req.data(), req.size(), 0);
+  std::string resp;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) resp.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (resp.size() < 12) return {0, ""};
+  const int status = std::atoi(resp.c_str() + 9);
+  const auto split = resp.find("\r\n\r\n");
+  return {status, split == std::string::npos ? "" : resp.substr(split + 4)};
+}
+
+// A fresh directory for one server's journal, removed by the fixture afterwards.
+inline std::string fresh_data_dir() {
+  static std::atomic<int> counter{0};
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("campfire-test-" + std::to_string(::getpid()) + "-" +
+                    std::to_string(counter.fetch_add(1)));
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
 inline Config test_config() {
   Config c;
+  c.data_dir = fresh_data_dir();
   c.bind = "127.0.0.1";
   c.port = 0;
   c.threads = 2;
@@ -67,7 +108,10 @@ struct Player {
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override { start_server(test_config()); }
-  void TearDown() override { server_.reset(); }
+  void TearDown() override {
+    server_.reset();
+    if (!config_.data_dir.empty()) std::filesystem::remove_all(config_.data_dir);
+  }
 
   void start_server(Config c) {
     spdlog::set_level(spdlog::level::warn);

@@ -14,29 +14,6 @@
 namespace campfire::server::testing {
 namespace {
 
-// A plain HTTP/1.1 GET over a raw socket: returns the status code and the body.
-std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return {0, ""};
-  }
-  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-  ::send(fd, req.data(), req.size(), 0);
-  std::string resp;
-  char buf[4096];
-  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) resp.append(buf, static_cast<std::size_t>(n));
-  ::close(fd);
-  if (resp.size() < 12) return {0, ""};
-  const int status = std::atoi(resp.c_str() + 9);
-  const auto split = resp.find("\r\n\r\n");
-  return {status, split == std::string::npos ? "" : resp.substr(split + 4)};
-}
-
 json legal_json(const Match& m, Seat seat) {
   json out = json::array();
   for (const Action& a : m.state().legal_actions(seat)) out.push_back(m.game().action_to_json(a));

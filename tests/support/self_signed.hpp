@@ -40,8 +40,8 @@ class SelfSignedCert {
     X509V3_CTX ctx;
     X509V3_set_ctx_nodb(&ctx);
     X509V3_set_ctx(&ctx, x509.get(), x509.get(), nullptr, nullptr, 0);
-    X509_EXTENSION* san = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name,
-                                              "DNS:localhost,IP:127.0.0.1");
+    X509_EXTENSION* san =
+        X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1");
     if (san == nullptr) throw std::runtime_error("subjectAltName failed");
     X509_add_ext(x509.get(), san, -1);
     X509_EXTENSION_free(san);

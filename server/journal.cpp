@@ -1,0 +1,510 @@
+#include "server/journal.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+namespace campfire::server {
+
+std::int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+json StoredRoom::match_json() const {
+  json log_json = json::array();
+  for (const StoredAction& a : log) log_json.push_back({{"seat", a.seat}, {"action", a.action}});
+  json j = {{"game", game},
+            {"seats", seats},
+            {"options", options},
+            {"seed", std::to_string(seed)},
+            {"log", std::move(log_json)}};
+  if (!deck_order.is_null()) j["deckOrder"] = deck_order;
+  return j;
+}
+
+json StoredRoom::replay_json() const {
+  json j = match_json();
+  json names = json::array();
+  for (int s = 0; s < seats; ++s) names.push_back(nullptr);
+  for (const StoredSeat& seat : seat_list) {
+    if (seat.seat >= 0 && seat.seat < seats) {
+      names[static_cast<std::size_t>(seat.seat)] = {{"name", seat.name}, {"bot", !seat.bot.empty()}};
+    }
+  }
+  json times = json::array();
+  for (const StoredAction& a : log) times.push_back(a.at_ms);
+  j["room"] = code;
+  j["players"] = std::move(names);
+  j["status"] = status;
+  j["result"] = result;
+  j["createdAt"] = created_ms;
+  j["finishedAt"] = finished_ms == 0 ? json(nullptr) : json(finished_ms);
+  j["actionTimes"] = std::move(times);
+  return j;
+}
+
+namespace {
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Nothing is kept: completions run at once.
+class NullJournal final : public Journal {
+ public:
+  bool durable() const override { return false; }
+  void write(Record, Done done) override {
+    if (done) done(true);
+  }
+  void flush() override {}
+  std::vector<StoredRoom> live(std::int64_t) override { return {}; }
+  std::optional<StoredRoom> load(const std::string&) override { return std::nullopt; }
+  bool has(const std::string&) override { return false; }
+  std::size_t prune(std::int64_t) override { return 0; }
+  Stats stats() const override { return {}; }
+};
+
+// A prepared statement, reset after every use.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK) {
+      throw std::runtime_error(std::string("journal: cannot prepare: ") + sqlite3_errmsg(db));
+    }
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, long long v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Stmt& bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind_null(int i) {
+    sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
+  // Steps once; true when a row is ready.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) {
+      const std::string message = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+      reset();
+      throw std::runtime_error("journal: " + message);
+    }
+    return false;
+  }
+  void run() {
+    step();
+    reset();
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p),
+                                                      static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
+  }
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+void exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string message = err != nullptr ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error(std::string("journal: ") + message + " in: " + sql);
+  }
+}
+
+sqlite3* open_db(const std::string& path, bool fsync) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw std::runtime_error("journal: cannot open " + path + ": " + message);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  try {
+    exec(db, "PRAGMA journal_mode=WAL");
+    // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
+    exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    exec(db, "PRAGMA foreign_keys=OFF");
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
+  }
+  return db;
+}
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS rooms(
+  code TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  seats INTEGER NOT NULL,
+  options TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  deck_order TEXT,
+  listed INTEGER NOT NULL,
+  settings TEXT NOT NULL,
+  status TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  finished_ms INTEGER,
+  result TEXT);
+CREATE INDEX IF NOT EXISTS rooms_by_status ON rooms(status, finished_ms);
+CREATE TABLE IF NOT EXISTS seats(
+  code TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  bot TEXT NOT NULL,
+  PRIMARY KEY(code, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS actions(
+  code TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  seat INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY(code, idx)) WITHOUT ROWID;
+)sql";
+
+class SqliteJournal final : public Journal {
+ public:
+  SqliteJournal(const std::string& dir, bool fsync) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
+    path_ = (std::filesystem::path(dir) / "campfire.db").string();
+    writer_db_ = open_db(path_, fsync);
+    exec(writer_db_, kSchema);
+    reader_db_ = open_db(path_, fsync);
+    {
+      Stmt codes(reader_db_, "SELECT code FROM rooms");
+      while (codes.step()) codes_.insert(codes.text(0));
+      codes.reset();
+    }
+    prepare();
+    thread_ = std::thread([this] { run(); });
+    spdlog::info("journal: {} ({} rooms kept, {})", path_, codes_.size(),
+                 fsync ? "every commit synced to disk" : "crash-safe, not power-cut-safe");
+  }
+
+  ~SqliteJournal() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    statements_.clear();
+    reader_.clear();
+    sqlite3_close(reader_db_);
+    sqlite3_close(writer_db_);
+  }
+
+  bool durable() const override { return true; }
+
+  void write(Record record, Done done) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (record.kind == Record::Kind::kCreate) codes_.insert(record.code);
+      queue_.push_back({std::move(record), std::move(done)});
+      ++queued_;
+    }
+    wake_.notify_one();
+  }
+
+  void flush() override {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t target = queued_;
+    idle_.wait(lock, [&] { return committed_ >= target || stopped_; });
+  }
+
+  std::vector<StoredRoom> live(std::int64_t finished_since_ms) override {
+    std::vector<std::string> codes;
+    {
+      std::lock_guard lock(read_mutex_);
+      Stmt q(reader_db_,
+             "SELECT code FROM rooms WHERE status IN ('waiting','playing')"
+             " OR (status = 'over' AND finished_ms >= ?1) ORDER BY created_ms");
+      q.bind(1, finished_since_ms);
+      while (q.step()) codes.push_back(q.text(0));
+      q.reset();
+    }
+    std::vector<StoredRoom> rooms;
+    for (const auto& code : codes) {
+      if (auto r = load(code)) rooms.push_back(std::move(*r));
+    }
+    return rooms;
+  }
+
+  std::optional<StoredRoom> load(const std::string& code) override {
+    std::lock_guard lock(read_mutex_);
+    Stmt& q = *reader_.at(0);
+    q.bind(1, code);
+    if (!q.step()) {
+      q.reset();
+      return std::nullopt;
+    }
+    StoredRoom r;
+    try {
+      r.code = code;
+      r.game = q.text(0);
+      r.seats = static_cast<int>(q.integer(1));
+      r.options = json::parse(q.text(2));
+      r.seed = std::stoull(q.text(3));
+      r.deck_order = q.is_null(4) ? json(nullptr) : json::parse(q.text(4));
+      r.listed = q.integer(5) != 0;
+      r.settings = json::parse(q.text(6));
+      r.status = q.text(7);
+      r.version = q.integer(8);
+      r.created_ms = q.integer(9);
+      r.finished_ms = q.is_null(10) ? 0 : q.integer(10);
+      r.result = q.is_null(11) ? json(nullptr) : json::parse(q.text(11));
+    } catch (const std::exception& e) {
+      q.reset();
+      spdlog::error("journal: room {} is unreadable: {}", code, e.what());
+      return std::nullopt;
+    }
+    q.reset();
+    Stmt& seats = *reader_.at(1);
+    seats.bind(1, code);
+    while (seats.step()) {
+      r.seat_list.push_back({static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2),
+                             seats.text(3)});
+    }
+    seats.reset();
+    Stmt& actions = *reader_.at(2);
+    actions.bind(1, code);
+    std::size_t expected = 0;
+    bool ok = true;
+    while (actions.step()) {
+      if (static_cast<std::size_t>(actions.integer(0)) != expected++) ok = false;
+      try {
+        r.log.push_back({static_cast<int>(actions.integer(1)), json::parse(actions.text(2)),
+                         actions.integer(3)});
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    actions.reset();
+    if (!ok) {
+      spdlog::error("journal: room {} has a gap or damage in its log", code);
+      return std::nullopt;
+    }
+    return r;
+  }
+
+  bool has(const std::string& code) override {
+    std::lock_guard lock(mutex_);
+    return codes_.count(code) != 0;
+  }
+
+  std::size_t prune(std::int64_t before_ms) override {
+    std::vector<std::string> codes;
+    {
+      std::lock_guard lock(read_mutex_);
+      Stmt q(reader_db_,
+             "SELECT code FROM rooms WHERE status IN ('over','abandoned') AND finished_ms < ?1");
+      q.bind(1, before_ms);
+      while (q.step()) codes.push_back(q.text(0));
+      q.reset();
+    }
+    for (const auto& code : codes) {
+      Record r;
+      r.kind = Record::Kind::kRemove;
+      r.code = code;
+      write(std::move(r), nullptr);
+    }
+    return codes.size();
+  }
+
+  Stats stats() const override {
+    std::lock_guard lock(mutex_);
+    return stats_;
+  }
+
+ private:
+  struct Pending {
+    Record record;
+    Done done;
+  };
+
+  enum S { kInsertRoom, kPutSeat, kFreeSeat, kInsertAction, kSetStatus, kSetVersion, kDelRoom,
+           kDelSeats, kDelActions, kCount };
+
+  void prepare() {
+    const char* sql[kCount] = {
+        "INSERT INTO rooms(code, game, seats, options, seed, deck_order, listed, settings, status,"
+        " version, created_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot) VALUES(?1, ?2, ?3, ?4, ?5)",
+        "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
+        "INSERT INTO actions(code, idx, seat, action, at_ms) VALUES(?1, ?2, ?3, ?4, ?5)",
+        "UPDATE rooms SET status = ?2, result = ?3, finished_ms = ?4 WHERE code = ?1",
+        "UPDATE rooms SET version = ?2 WHERE code = ?1",
+        "DELETE FROM rooms WHERE code = ?1",
+        "DELETE FROM seats WHERE code = ?1",
+        "DELETE FROM actions WHERE code = ?1",
+    };
+    for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
+    for (const char* s : {
+             "SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
+             " created_ms, finished_ms, result FROM rooms WHERE code = ?1",
+             "SELECT seat, name, token_hash, bot FROM seats WHERE code = ?1 ORDER BY seat",
+             "SELECT idx, seat, action, at_ms FROM actions WHERE code = ?1 ORDER BY idx"}) {
+      reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
+    }
+  }
+
+  Stmt& st(S s) { return *statements_[s]; }
+
+  void apply(const Record& r) {
+    switch (r.kind) {
+      case Record::Kind::kCreate: {
+        const StoredRoom& room = r.room;
+        Stmt& q = st(kInsertRoom);
+        q.bind(1, room.code).bind(2, room.game).bind(3, room.seats).bind(4, dump(room.options));
+        q.bind(5, std::to_string(room.seed));
+        if (room.deck_order.is_null()) {
+          q.bind_null(6);
+        } else {
+          q.bind(6, dump(room.deck_order));
+        }
+        q.bind(7, room.listed ? 1 : 0).bind(8, dump(room.settings)).bind(9, room.status);
+        q.bind(10, room.version).bind(11, room.created_ms);
+        q.run();
+        return;
+      }
+      case Record::Kind::kSeat:
+        st(kPutSeat).bind(1, r.code).bind(2, r.seat.seat).bind(3, r.seat.name)
+            .bind(4, r.seat.token_hash).bind(5, r.seat.bot).run();
+        break;
+      case Record::Kind::kFreeSeat:
+        st(kFreeSeat).bind(1, r.code).bind(2, r.seat.seat).run();
+        break;
+      case Record::Kind::kAction:
+        st(kInsertAction).bind(1, r.code).bind(2, static_cast<long long>(r.index))
+            .bind(3, r.action.seat).bind(4, dump(r.action.action)).bind(5, r.action.at_ms).run();
+        break;
+      case Record::Kind::kStatus: {
+        Stmt& q = st(kSetStatus);
+        q.bind(1, r.code).bind(2, r.status);
+        if (r.result.is_null()) {
+          q.bind_null(3);
+        } else {
+          q.bind(3, dump(r.result));
+        }
+        if (r.status == "over" || r.status == "abandoned") {
+          q.bind(4, wall_ms());
+        } else {
+          q.bind_null(4);
+        }
+        q.run();
+        break;
+      }
+      case Record::Kind::kVersion:
+        break;
+      case Record::Kind::kRemove:
+        st(kDelActions).bind(1, r.code).run();
+        st(kDelSeats).bind(1, r.code).run();
+        st(kDelRoom).bind(1, r.code).run();
+        {
+          std::lock_guard lock(mutex_);
+          codes_.erase(r.code);
+        }
+        return;
+    }
+    st(kSetVersion).bind(1, r.code).bind(2, r.version).run();
+  }
+
+  void run() {
+    std::vector<Pending> batch;
+    for (;;) {
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty() && stopping_) {
+          stopped_ = true;
+          idle_.notify_all();
+          return;
+        }
+        batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
+        queue_.clear();
+      }
+      const auto started = std::chrono::steady_clock::now();
+      bool ok = true;
+      try {
+        exec(writer_db_, "BEGIN IMMEDIATE");
+        for (const Pending& p : batch) apply(p.record);
+        exec(writer_db_, "COMMIT");
+      } catch (const std::exception& e) {
+        ok = false;
+        spdlog::critical("journal: a commit of {} records failed: {}", batch.size(), e.what());
+        sqlite3_exec(writer_db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      }
+      const auto took = std::chrono::steady_clock::now() - started;
+      if (on_commit) on_commit(std::chrono::duration_cast<std::chrono::nanoseconds>(took), batch.size());
+      for (Pending& p : batch) {
+        if (p.done) p.done(ok);
+      }
+      {
+        std::lock_guard lock(mutex_);
+        committed_ += batch.size();
+        stats_.records += batch.size();
+        ++stats_.commits;
+        if (!ok) ++stats_.failures;
+      }
+      idle_.notify_all();
+      batch.clear();
+    }
+  }
+
+  std::string path_;
+  sqlite3* writer_db_ = nullptr;
+  sqlite3* reader_db_ = nullptr;
+  std::vector<std::unique_ptr<Stmt>> statements_;  // writer thread only
+  std::vector<std::unique_ptr<Stmt>> reader_;      // under read_mutex_
+  std::mutex read_mutex_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::deque<Pending> queue_;
+  std::set<std::string> codes_;
+  std::uint64_t queued_ = 0;
+  std::uint64_t committed_ = 0;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  Stats stats_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync) {
+  if (kind == "none") return std::make_unique<NullJournal>();
+  if (kind == "sqlite") return std::make_unique<SqliteJournal>(dir, fsync);
+  throw std::runtime_error("unknown journal kind '" + kind + "' (sqlite or none)");
+}
+
+}  // namespace campfire::server

@@ -1,0 +1,117 @@
+// The journal: everything needed to rebuild every room after a crash or a restart, written before
+// any client hears of it. Rooms hand it small records (a room was created, a seat changed hands, an
+// action was accepted, the game ended); a writer thread commits them in batches (group commit) and
+// calls each record's completion in order, after which the room lets its frames go.
+//
+// The interface is small so that other stores (Redis, say) can sit behind it; SQLite in WAL mode in
+// the data directory is the default. A process crash (even SIGKILL) loses nothing that any client
+// was told; with `fsync` set, neither does a power cut.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace campfire::server {
+
+using json = nlohmann::json;
+
+struct StoredSeat {
+  int seat = 0;
+  std::string name;
+  std::string token_hash;  // empty for a bot
+  std::string bot;         // the strategy of a server-side bot; empty for a player
+};
+
+struct StoredAction {
+  int seat = 0;
+  json action;
+  std::int64_t at_ms = 0;
+};
+
+// One room as the journal holds it.
+struct StoredRoom {
+  std::string code;
+  std::string game;
+  int seats = 0;
+  json options = json::object();
+  std::uint64_t seed = 0;
+  json deck_order = nullptr;
+  bool listed = true;
+  json settings = json::object();  // room settings (timers) as given at creation
+  std::string status = "waiting";  // waiting, playing, over, abandoned
+  long long version = 0;           // the room's version after its last record
+  std::int64_t created_ms = 0;
+  std::int64_t finished_ms = 0;
+  json result = nullptr;
+  std::vector<StoredSeat> seat_list;  // taken seats only
+  std::vector<StoredAction> log;
+
+  bool finished() const { return status == "over" || status == "abandoned"; }
+  // The replay a player downloads: configuration, names, the whole log and the result.
+  json replay_json() const;
+  // What Match::restore takes.
+  json match_json() const;
+};
+
+class Journal {
+ public:
+  // Called once the record is durable (ok) or could not be written (!ok); from the writer thread.
+  using Done = std::function<void(bool ok)>;
+
+  struct Record {
+    enum class Kind { kCreate, kSeat, kFreeSeat, kAction, kStatus, kVersion, kRemove };
+    Kind kind = Kind::kVersion;
+    std::string code;
+    long long version = 0;
+    StoredRoom room;                 // kCreate
+    StoredSeat seat;                 // kSeat; kFreeSeat uses seat.seat
+    std::size_t index = 0;           // kAction: position in the log
+    StoredAction action;             // kAction
+    std::string status;              // kStatus
+    json result = nullptr;           // kStatus
+  };
+
+  struct Stats {
+    std::uint64_t records = 0;
+    std::uint64_t commits = 0;
+    std::uint64_t failures = 0;
+  };
+
+  virtual ~Journal() = default;
+
+  // False when nothing is stored (the rooms need not wait for completions).
+  virtual bool durable() const = 0;
+  // Queues a record; `done` runs after it is committed, in the order records were queued.
+  virtual void write(Record record, Done done) = 0;
+  // Blocks until every queued record is committed.
+  virtual void flush() = 0;
+
+  // Rooms whose games are not finished, and those finished at or after `finished_since_ms`, with
+  // their seats and logs (at start).
+  virtual std::vector<StoredRoom> live(std::int64_t finished_since_ms) = 0;
+  // One room, finished or not.
+  virtual std::optional<StoredRoom> load(const std::string& code) = 0;
+  // Whether a code is taken by a room in the journal (live or kept as a replay).
+  virtual bool has(const std::string& code) = 0;
+  // Deletes finished rooms that ended before `before_ms`; returns how many.
+  virtual std::size_t prune(std::int64_t before_ms) = 0;
+  virtual Stats stats() const = 0;
+
+  // Observes each commit's duration (for metrics); set before the first write.
+  std::function<void(std::chrono::nanoseconds, std::size_t records)> on_commit;
+};
+
+// kind "sqlite" (a file `campfire.db` in `dir`) or "none" (nothing kept). `fsync` makes every commit
+// wait for the disk (survives power loss; slower). Throws std::runtime_error when it cannot open.
+std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync);
+
+std::int64_t wall_ms();
+
+}  // namespace campfire::server

@@ -1,0 +1,400 @@
+// The journal and what rests on it: records survive reopening, frames wait for their records,
+// a failed write pauses the room instead of showing what was not kept, a restarted server resumes
+// every room, finished games are downloadable replays, and the turn and disconnect timers.
+#include <boost/asio/io_context.hpp>
+#include <mutex>
+#include <thread>
+
+#include "engine/core/match.hpp"
+#include "engine/core/registry.hpp"
+#include "server/journal.hpp"
+#include "server/room.hpp"
+#include "tests/server/server_fixture.hpp"
+
+namespace campfire::server::testing {
+namespace {
+
+class JournalStore : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = fresh_data_dir(); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+Journal::Record create_record(const std::string& code) {
+  Journal::Record r;
+  r.kind = Journal::Record::Kind::kCreate;
+  r.code = code;
+  r.room.code = code;
+  r.room.game = "pinocchio";
+  r.room.seats = 2;
+  r.room.seed = 18446744073709551615ull;  // the largest seed survives as text
+  r.room.settings = {{"turnSeconds", 30}};
+  r.room.created_ms = 1000;
+  return r;
+}
+
+TEST_F(JournalStore, RecordsSurviveReopeningInOrder) {
+  std::vector<int> completions;
+  std::mutex m;
+  auto done = [&](int n) {
+    return [&, n](bool ok) {
+      EXPECT_TRUE(ok);
+      std::lock_guard lock(m);
+      completions.push_back(n);
+    };
+  };
+  {
+    auto j = make_journal("sqlite", dir_, false);
+    ASSERT_TRUE(j->durable());
+    j->write(create_record("ABCDEF"), done(0));
+    Journal::Record seat;
+    seat.kind = Journal::Record::Kind::kSeat;
+    seat.code = "ABCDEF";
+    seat.version = 1;
+    seat.seat = {0, "Ann", "hash-a", ""};
+    j->write(seat, done(1));
+    seat.seat = {1, "Bot 2", "", "random"};
+    seat.version = 2;
+    j->write(seat, done(2));
+    for (int i = 0; i < 3; ++i) {
+      Journal::Record a;
+      a.kind = Journal::Record::Kind::kAction;
+      a.code = "ABCDEF";
+      a.index = static_cast<std::size_t>(i);
+      a.version = 3 + i;
+      a.action = {i % 2, {{"type", "play"}, {"n", i}}, 5000 + i};
+      j->write(a, done(3 + i));
+    }
+    j->flush();
+    EXPECT_TRUE(j->has("ABCDEF"));
+    EXPECT_FALSE(j->has("ZZZZZZ"));
+  }
+  EXPECT_EQ(completions, (std::vector<int>{0, 1, 2, 3, 4, 5})) << "completions run in order";
+
+  auto j = make_journal("sqlite", dir_, false);
+  auto rooms = j->live(wall_ms());
+  ASSERT_EQ(rooms.size(), 1u);
+  const StoredRoom& r = rooms[0];
+  EXPECT_EQ(r.code, "ABCDEF");
+  EXPECT_EQ(r.seed, 18446744073709551615ull);
+  EXPECT_EQ(r.version, 5);
+  EXPECT_EQ(r.settings["turnSeconds"], 30);
+  ASSERT_EQ(r.seat_list.size(), 2u);
+  EXPECT_EQ(r.seat_list[0].token_hash, "hash-a");
+  EXPECT_EQ(r.seat_list[1].bot, "random");
+  ASSERT_EQ(r.log.size(), 3u);
+  EXPECT_EQ(r.log[2].action["n"], 2);
+  EXPECT_EQ(r.log[1].seat, 1);
+
+  // Finishing moves it out of the unfinished list; pruning honours the cut-off.
+  Journal::Record over;
+  over.kind = Journal::Record::Kind::kStatus;
+  over.code = "ABCDEF";
+  over.status = "over";
+  over.result = {{"winners", {0}}};
+  over.version = 6;
+  j->write(over, nullptr);
+  j->flush();
+  EXPECT_TRUE(j->live(wall_ms() + 1000).empty()) << "finished before the cut-off";
+  EXPECT_EQ(j->live(0).size(), 1u) << "finished after the cut-off";
+  auto finished = j->load("ABCDEF");
+  ASSERT_TRUE(finished);
+  EXPECT_TRUE(finished->finished());
+  EXPECT_GT(finished->finished_ms, 0);
+  EXPECT_EQ(finished->replay_json()["players"][0]["name"], "Ann");
+  EXPECT_EQ(j->prune(finished->finished_ms - 1), 0u);
+  EXPECT_EQ(j->prune(finished->finished_ms + 1), 1u);
+  j->flush();
+  EXPECT_FALSE(j->load("ABCDEF"));
+  EXPECT_FALSE(j->has("ABCDEF"));
+}
+
+TEST_F(JournalStore, ADuplicateActionFailsItsBatchAndKeepsTheRest) {
+  auto j = make_journal("sqlite", dir_, false);
+  j->write(create_record("ABCDEF"), nullptr);
+  j->flush();
+  Journal::Record a;
+  a.kind = Journal::Record::Kind::kAction;
+  a.code = "ABCDEF";
+  a.action = {0, {{"type", "x"}}, 1};
+  j->write(a, nullptr);
+  j->flush();
+  bool ok = true;
+  j->write(a, [&](bool r) { ok = r; });  // the same log position again
+  j->flush();
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
+  EXPECT_GE(j->stats().failures, 1u);
+}
+
+// --- Frames wait for the journal -------------------------------------------------------------
+
+// A journal whose writes complete only when the test says so.
+class ManualJournal final : public Journal {
+ public:
+  bool durable() const override { return true; }
+  void write(Record record, Done done) override {
+    records.push_back(record);
+    pending.push_back(std::move(done));
+  }
+  void flush() override {}
+  std::vector<StoredRoom> live(std::int64_t) override { return {}; }
+  std::optional<StoredRoom> load(const std::string&) override { return std::nullopt; }
+  bool has(const std::string&) override { return false; }
+  std::size_t prune(std::int64_t) override { return 0; }
+  Stats stats() const override { return {}; }
+  void complete(bool ok) {
+    auto all = std::move(pending);
+    pending.clear();
+    for (auto& d : all) {
+      if (d) d(ok);
+    }
+  }
+  std::vector<Record> records;
+  std::vector<Done> pending;
+};
+
+class RecordingClient final : public Client {
+ public:
+  void send(Frame f) override { frames.push_back(json::parse(*f)); }
+  void entered(const std::string&) override {}
+  void evicted(const std::string&) override {}
+  std::vector<json> frames;
+};
+
+TEST(RoomJournal, NothingIsSentBeforeItIsDurableAndAFailedWritePausesTheRoom) {
+  boost::asio::io_context ioc;
+  Config config;
+  ManualJournal journal;
+  Metrics metrics;
+  auto match = Match::create(*Registry::builtin().find("pinocchio"), 2, json::object(), 7);
+  ASSERT_TRUE(match);
+  auto room = std::make_shared<Room>(ioc, config, journal, metrics, "ABCDEF", std::move(*match),
+                                     true, RoomSettings{});
+  room->record_creation();
+  auto ann = std::make_shared<RecordingClient>();
+  room->join(ann, "Ann", 1, std::nullopt);
+  ioc.poll();
+  ioc.restart();
+  EXPECT_TRUE(ann->frames.empty()) << "the token must not leave before its seat is durable";
+  ASSERT_GE(journal.records.size(), 2u);
+  EXPECT_EQ(journal.records[0].kind, Journal::Record::Kind::kCreate);
+  EXPECT_EQ(journal.records[1].kind, Journal::Record::Kind::kSeat);
+  EXPECT_EQ(journal.records[1].seat.name, "Ann");
+  EXPECT_FALSE(journal.records[1].seat.token_hash.empty());
+
+  journal.complete(true);
+  ioc.poll();
+  ioc.restart();
+  ASSERT_GE(ann->frames.size(), 2u);
+  EXPECT_EQ(ann->frames[0]["type"], "joined");
+  EXPECT_EQ(ann->frames[1]["type"], "state");
+
+  // Bea joins, but the journal fails: nobody hears of her seat, everyone is told.
+  auto bea = std::make_shared<RecordingClient>();
+  const std::size_t ann_before = ann->frames.size();
+  room->join(bea, "Bea", 2, std::nullopt);
+  ioc.poll();
+  ioc.restart();
+  journal.complete(false);
+  ioc.poll();
+  ioc.restart();
+  ASSERT_EQ(bea->frames.size(), 1u);
+  EXPECT_EQ(bea->frames[0]["code"], "unavailable");
+  ASSERT_EQ(ann->frames.size(), ann_before + 1);
+  EXPECT_EQ(ann->frames.back()["code"], "unavailable");
+  EXPECT_FALSE(room->refusal().empty()) << "a paused room refuses further requests";
+  room->shutdown();
+  ioc.poll();
+}
+
+// --- Restart, replays ------------------------------------------------------------------------
+
+// The state as of now (older states still waiting in the connection are skipped).
+json latest_state(Player& p) {
+  const json ok = p.request({{"type", "sync"}, {"room", p.room}});
+  const long long v = ok.value("version", 0LL);
+  return p.wait_for([v](const json& m) { return m["type"] == "state" && m["version"] >= v; });
+}
+
+TEST_F(ServerTest, ARestartedServerResumesTheRoomAndKeepsTheReplay) {
+  Config c = test_config();
+  start_server(c);
+  Player a = player("Andrea");
+  Player b = player("Bella");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 11}});
+  join(b, a.room);
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}})["type"], "ok");
+  auto mirror = Match::create(*Registry::builtin().find("pinocchio"), 2, json::object(), 11);
+  auto act = [&](int n) {
+    for (int i = 0; i < n && !mirror->state().over(); ++i) {
+      const Seat s = mirror->state().to_act().first();
+      const Action action = mirror->state().legal_actions(s).front();
+      Player& p = s == 0 ? a : b;
+      const json r = p.request(
+          {{"type", "action"}, {"room", a.room}, {"action", mirror->game().action_to_json(action)}});
+      ASSERT_EQ(r["type"], "ok") << r.dump();
+      EXPECT_EQ(r["move"], mirror->log().size());
+      Events ev;
+      mirror->apply(s, action, ev);
+    }
+  };
+  act(6);
+  const long long version_before = latest_state(a)["version"];
+
+  // Restart on the same data directory (the port changes; the clients reconnect).
+  server_.reset();
+  start_server(c);
+  Player a2 = player("Andrea");
+  Player b2 = player("Bella");
+  ASSERT_EQ(a2.request({{"type", "rejoin"}, {"room", a.room}, {"token", a.token}})["type"],
+            "joined");
+  ASSERT_EQ(b2.request({{"type", "rejoin"}, {"room", a.room}, {"token", b.token}})["type"],
+            "joined");
+  a2.room = b2.room = a.room;
+  const json st = latest_state(a2);
+  EXPECT_EQ(st["status"], "playing");
+  EXPECT_EQ(st["moves"], 6);
+  EXPECT_GT(st["version"].get<long long>(), version_before) << "versions never go back";
+  EXPECT_EQ(st["view"], mirror->state().view(0));
+  EXPECT_EQ(latest_state(b2)["view"], mirror->state().view(1));
+
+  // Play it out, then download the replay and rebuild the game from it.
+  Player* players[2] = {&a2, &b2};
+  while (!mirror->state().over()) {
+    const Seat s = mirror->state().to_act().first();
+    const Action action = mirror->state().legal_actions(s).front();
+    const json r = players[s]->request(
+        {{"type", "action"}, {"room", a.room}, {"action", mirror->game().action_to_json(action)}});
+    ASSERT_EQ(r["type"], "ok") << r.dump();
+    Events ev;
+    mirror->apply(s, action, ev);
+  }
+  a2.wait_for([](const json& m) { return m["type"] == "game_over"; });
+  auto [status, body] = http_get(port_, "/api/replays/" + a.room);
+  ASSERT_EQ(status, 200) << body;
+  const json replay = json::parse(body);
+  EXPECT_EQ(replay["status"], "over");
+  EXPECT_EQ(replay["players"][1]["name"], "Bella");
+  EXPECT_EQ(replay["log"], mirror->save()["log"]);
+  auto rebuilt = Match::restore(Registry::builtin(), replay);
+  ASSERT_TRUE(rebuilt);
+  EXPECT_EQ(rebuilt->state().result().to_json(), mirror->state().result().to_json());
+
+  std::tie(status, body) = http_get(port_, "/api/replays/QQQQQQ");
+  EXPECT_EQ(status, 404);
+}
+
+TEST_F(ServerTest, AGameInProgressIsNoReplayOutsideTestMode) {
+  Config c = test_config();
+  c.test_mode = false;
+  start_server(c);
+  Player a = player("Andrea");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}});
+  auto [status, body] = http_get(port_, "/api/replays/" + a.room);
+  EXPECT_EQ(status, 409) << body;
+}
+
+// --- Timers ----------------------------------------------------------------------------------
+
+TEST_F(ServerTest, TheTurnTimerPlaysTheDefaultMoveForASlowPlayer) {
+  Config c = test_config();
+  c.window_scale = 0.05;  // 2 s become 100 ms
+  start_server(c);
+  Player a = player("Andrea");
+  Player b = player("Bella");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 5},
+             {"timers", {{"turnSeconds", 2}, {"onTimeout", "default"}}}});
+  join(b, a.room);
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}})["type"], "ok");
+  const json first = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["status"] == "playing";
+  });
+  ASSERT_TRUE(first["turn"].is_object()) << first.dump();
+  EXPECT_EQ(first["turn"]["seats"], first["toAct"]);
+  EXPECT_GT(first["turn"]["endsAt"].get<long long>(), 0);
+  // Nobody moves: the server moves for them and says so.
+  const json ev = a.wait_for([](const json& m) {
+    return m["type"] == "event" && m["event"]["type"] == "turn_timeout";
+  }, 5s);
+  EXPECT_NE(ev["event"]["text"].get<std::string>().find("ran out of time"), std::string::npos);
+  const json later = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["moves"].get<int>() >= 1;
+  });
+  EXPECT_FALSE(later.is_null());
+
+  // Timer settings are checked.
+  Player c2 = player("Claudio");
+  const json bad = c2.request({{"type", "create_room"}, {"game", "pinocchio"}, {"seats", 2},
+                               {"timers", {{"turnSeconds", 0.5}}}});
+  EXPECT_EQ(bad["code"], "bad_request");
+  const json unknown = c2.request({{"type", "create_room"}, {"game", "pinocchio"}, {"seats", 2},
+                                   {"timers", {{"coffeeBreak", 5}}}});
+  EXPECT_EQ(unknown["code"], "bad_request");
+}
+
+TEST_F(ServerTest, ABotKeepsAnAbsentPlayersSeatWarmUntilTheyReturn) {
+  Config c = test_config();
+  c.window_scale = 0.05;  // a 2 s grace becomes 100 ms
+  start_server(c);
+  Player a = player("Andrea");
+  Player b = player("Bella");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 9},
+             {"timers", {{"graceSeconds", 2}, {"botTakeover", true}}}});
+  join(b, a.room);
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}})["type"], "ok");
+  b.conn->abort();
+  const json away = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["players"][1].is_object() && m["players"][1]["away"] == true;
+  }, 5s);
+  ASSERT_FALSE(away.is_null());
+  // The game goes on: Andrea plays her turns, the bot plays Bella's.
+  long long moves = 0;
+  for (int i = 0; i < 400 && moves < 6; ++i) {
+    const json st = latest_state(a);
+    ASSERT_FALSE(st.is_null());
+    moves = st["moves"];
+    if (st["status"] != "playing") break;
+    if (!st["legal"].empty()) {
+      a.request({{"type", "action"}, {"room", a.room}, {"action", st["legal"][0]},
+                 {"version", st["version"]}});
+    } else {
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  EXPECT_GE(moves, 6);
+  // Bella comes back and has her seat, with the bot gone.
+  Player b2 = player("Bella");
+  ASSERT_EQ(b2.request({{"type", "rejoin"}, {"room", a.room}, {"token", b.token}})["type"],
+            "joined");
+  const json back = b2.wait_for([](const json& m) { return m["type"] == "state"; });
+  EXPECT_EQ(back["players"][1]["away"], false);
+  EXPECT_EQ(back["players"][1]["connected"], true);
+}
+
+TEST_F(ServerTest, AWaitingSeatIsKeptForTheGracePeriodThenGivenBack) {
+  Config c = test_config();
+  c.window_scale = 0.05;
+  start_server(c);
+  Player a = player("Andrea");
+  Player b = player("Bella");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"timers", {{"graceSeconds", 2}}}});
+  join(b, a.room);
+  b.conn->abort();
+  const json kept = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["players"][1].is_object() &&
+           m["players"][1]["connected"] == false;
+  });
+  ASSERT_FALSE(kept.is_null()) << "the seat is still Bella's while she may come back";
+  const json freed = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["players"][1].is_null();
+  }, 5s);
+  ASSERT_FALSE(freed.is_null()) << "after the grace period the seat is free again";
+  Player b2 = player("Bella");
+  EXPECT_EQ(b2.request({{"type", "rejoin"}, {"room", a.room}, {"token", b.token}})["code"],
+            "bad_token");
+}
+
+}  // namespace
+}  // namespace campfire::server::testing
