@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan fuzz run bench format clean
+.PHONY: all deps build test test-asan fuzz run bench format clean container-deps container-test
 
 # Share the compiler cache between checkouts of this tree (paths are made relative to it).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -48,6 +48,17 @@ bench: deps
 	./build/release/bench/campfire-journal-bench --rooms 100
 	./build/release/bench/campfire-journal-bench --rooms 1000
 	python3 scripts/bench.py --output build/release/bench/load.md $(BENCH_ARGS)
+
+# The container image (docker/Dockerfile), checked for real by docker/test.sh with Docker or
+# podman: health, a whole game over the published port, a room surviving a restart. Not part of
+# `make test`; container-deps installs podman, runc and debootstrap when there is no Docker engine.
+container-deps:
+	@docker/deps.sh
+
+container-test: deps container-deps
+	cmake --preset default
+	cmake --build --preset default --target campfire-bot
+	docker/test.sh build/default/clients/campfire-bot
 
 format:
 	find engine protocol server clients tests bench -name '*.[ch]pp' | xargs -r clang-format -i

@@ -44,7 +44,7 @@ struct Table {
         std::uint64_t seed)
       : shadow(std::move(*Match::create(g, seats, json::object(), seed))) {
     // The room's own cost: a journal that keeps nothing (campfire-journal-bench measures it).
-    room = std::make_shared<server::Room>(ioc, config, *journal, "BENCH", shadow, false,
+    room = std::make_shared<server::Room>(ioc, config, *journal, metrics, "BENCH", shadow, false,
                                           server::RoomSettings{});
     for (int s = 0; s < seats; ++s) {
       clients.push_back(std::make_shared<CountingClient>());
@@ -56,6 +56,7 @@ struct Table {
   }
   ~Table() { room->shutdown(); }
   std::unique_ptr<server::Journal> journal = server::make_journal("none", "", false);
+  server::Metrics metrics;
 
   long frames() const {
     long n = 0;

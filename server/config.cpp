@@ -2,9 +2,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace campfire::server {
+
+std::string normalize_origin(std::string_view origin) {
+  std::string o;
+  for (char ch : origin) {
+    if (!std::isspace(static_cast<unsigned char>(ch))) {
+      o += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+  }
+  while (!o.empty() && o.back() == '/') o.pop_back();
+  const auto sep = o.find("://");
+  if (sep == std::string::npos || sep == 0 || sep + 3 >= o.size()) return {};
+  if (o.find('/', sep + 3) != std::string::npos) return {};
+  return o;
+}
 
 Config parse_config(int argc, char** argv) {
   Config c;
@@ -58,6 +74,14 @@ Config parse_config(int argc, char** argv) {
                  "wrong rejoin tokens one address may send a minute after its burst")
       ->envname("CAMPFIRE_BAD_TOKENS_PER_MINUTE")
       ->check(CLI::Range(0.01, 1e6));
+  app.add_option("--max-queued-frames", c.max_queued_frames,
+                 "outbound messages a slow reader may have waiting before it is disconnected")
+      ->envname("CAMPFIRE_MAX_QUEUED_FRAMES")
+      ->check(CLI::Range(16, 1000000));
+  app.add_option("--finished-room-ttl", c.finished_room_ttl_s,
+                 "seconds a finished or abandoned room stays before it is dropped")
+      ->envname("CAMPFIRE_FINISHED_ROOM_TTL")
+      ->check(CLI::Range(1, 30 * 24 * 3600));
   app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
       ->envname("CAMPFIRE_BOT_DELAY_MS")
       ->check(CLI::Range(0, 60000));
@@ -65,6 +89,22 @@ Config parse_config(int argc, char** argv) {
                  "test mode only: multiply every timed window's length (e.g. 0.05)")
       ->envname("CAMPFIRE_WINDOW_SCALE")
       ->check(CLI::Range(0.001, 100.0));
+  auto* cert = app.add_option("--tls-cert", c.tls_cert,
+                              "certificate chain (PEM): serve https:// and wss://")
+                   ->envname("CAMPFIRE_TLS_CERT")
+                   ->check(CLI::ExistingFile);
+  auto* key = app.add_option("--tls-key", c.tls_key, "private key (PEM) of --tls-cert")
+                  ->envname("CAMPFIRE_TLS_KEY")
+                  ->check(CLI::ExistingFile);
+  cert->needs(key);
+  key->needs(cert);
+  app.add_option("--allowed-origins", c.allowed_origins,
+                 "origins whose pages may open a WebSocket, comma-separated (default: any)")
+      ->envname("CAMPFIRE_ALLOWED_ORIGINS")
+      ->delimiter(',');
+  app.add_option("--admin-token", c.admin_token,
+                 "bearer token of the admin API (default: admin API off)")
+      ->envname("CAMPFIRE_ADMIN_TOKEN");
   app.add_option("--journal", c.journal, "where rooms are kept across restarts: sqlite or none")
       ->envname("CAMPFIRE_JOURNAL")
       ->check(CLI::IsMember({"sqlite", "none"}));
@@ -86,6 +126,16 @@ Config parse_config(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (!c.test_mode) c.window_scale = 1.0;
+    for (auto& origin : c.allowed_origins) {
+      origin = normalize_origin(origin);
+      if (origin.empty()) {
+        throw CLI::ValidationError("--allowed-origins",
+                                   "each origin is scheme://host[:port], e.g. https://cards.example.org");
+      }
+    }
+    if (!c.admin_token.empty() && c.admin_token.size() < 16) {
+      throw CLI::ValidationError("--admin-token", "use at least 16 characters");
+    }
   } catch (const CLI::ParseError& e) {
     std::exit(app.exit(e));
   }

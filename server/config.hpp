@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace campfire::server {
 
@@ -35,6 +37,13 @@ struct Config {
   int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
   double window_scale = 1.0;             // test mode only: multiplies every timed window
 
+  // TLS: with both files (PEM) the one port serves https:// and wss:// only.
+  std::string tls_cert;
+  std::string tls_key;
+  // Origins (scheme://host[:port]) whose pages may open a WebSocket; empty: any origin.
+  std::vector<std::string> allowed_origins;
+  // Bearer token of the admin API under /api/admin/; empty: the admin API is off.
+  std::string admin_token;
   // The journal: every room and accepted action, kept so a restart loses nothing.
   std::string journal = "sqlite";  // sqlite or none
   bool journal_fsync = false;      // sync each commit to disk (power-cut-safe, slower)
@@ -42,6 +51,10 @@ struct Config {
   double disconnect_grace_s = 60;  // default grace for a disconnected player's seat
   int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this
 };
+
+// An origin in the form browsers send it (lower case, no path, no trailing slash), or empty when
+// `origin` is not scheme://host[:port].
+std::string normalize_origin(std::string_view origin);
 
 // Parses argv and CAMPFIRE_* environment variables; exits the process on --help or bad input.
 Config parse_config(int argc, char** argv);

@@ -1,6 +1,7 @@
 #include "server/context.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace campfire::server {
 
@@ -52,9 +53,9 @@ void ServerContext::give_back_rejoin(const std::string& address) {
   b.tokens = std::min(config.bad_token_burst, b.tokens + 1.0);
 }
 
-void ServerContext::track(const std::shared_ptr<void>& session, std::function<void()> close) {
+void ServerContext::track(const std::shared_ptr<Client>& session, std::function<void()> close) {
   std::lock_guard lock(mutex_);
-  sessions_[session.get()] = std::move(close);
+  sessions_[session.get()] = Tracked{session, std::move(close)};
 }
 
 void ServerContext::untrack(const void* session) {
@@ -63,12 +64,48 @@ void ServerContext::untrack(const void* session) {
 }
 
 void ServerContext::close_all() {
-  std::map<const void*, std::function<void()>> all;
+  std::vector<std::function<void()>> all;
   {
     std::lock_guard lock(mutex_);
-    all = sessions_;
+    for (const auto& [session, tracked] : sessions_) all.push_back(tracked.close);
   }
-  for (auto& [session, close] : all) close();
+  for (auto& close : all) close();
+}
+
+std::size_t ServerContext::broadcast(const Frame& frame) {
+  std::vector<std::shared_ptr<Client>> all;
+  {
+    std::lock_guard lock(mutex_);
+    all.reserve(sessions_.size());
+    for (const auto& [session, tracked] : sessions_) {
+      if (auto c = tracked.client.lock()) all.push_back(std::move(c));
+    }
+  }
+  for (auto& c : all) c->send(frame);
+  return all.size();
+}
+
+std::size_t ServerContext::sessions() const {
+  std::lock_guard lock(mutex_);
+  return sessions_.size();
+}
+
+MetricsSnapshot ServerContext::metrics_snapshot() const {
+  MetricsSnapshot snap;
+  snap.connections = connections.load();
+  snap.websockets = sessions();
+  std::map<std::tuple<std::string, std::string>, MetricsSnapshot::RoomCount> counts;
+  for (const RoomSummary& s : lobby.summaries()) {
+    auto& c = counts[{s.game, status_name(s.status)}];
+    c.game = s.game;
+    c.status = status_name(s.status);
+    ++c.rooms;
+    c.bots += static_cast<std::size_t>(s.bots);
+    c.humans += static_cast<std::size_t>(s.taken - s.bots);
+    c.spectators += static_cast<std::size_t>(s.spectators);
+  }
+  for (auto& [key, c] : counts) snap.rooms.push_back(std::move(c));
+  return snap;
 }
 
 }  // namespace campfire::server

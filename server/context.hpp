@@ -12,12 +12,16 @@
 #include <set>
 #include <string>
 
+#include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/lobby.hpp"
+#include "server/metrics.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace campfire::server {
-
-class Client;
 
 class ServerContext {
  public:
@@ -25,13 +29,20 @@ class ServerContext {
       : ioc(io),
         config(cfg),
         journal(make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
-        lobby(io, cfg, *journal) {}
+        lobby(io, cfg, *journal, metrics) {
+    journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
+      metrics.observe_journal_write(took);
+    };
+  }
 
   boost::asio::io_context& ioc;
   const Config& config;
+  Metrics metrics;  // before the journal and the lobby, which hand it to every room
   // Destroyed by the server before the io_context (its completions post to rooms' strands).
   std::unique_ptr<Journal> journal;
   Lobby lobby;
+  // Set when the server has a certificate: every connection is then TLS.
+  std::shared_ptr<boost::asio::ssl::context> tls;
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};
 
@@ -57,14 +68,23 @@ class ServerContext {
   void give_back_rejoin(const std::string& address);
 
   // Live WebSocket sessions, so a shutdown can tell every one of them.
-  void track(const std::shared_ptr<void>& session, std::function<void()> close);
+  void track(const std::shared_ptr<Client>& session, std::function<void()> close);
   void untrack(const void* session);
   void close_all();
+  // Queues `frame` to every live WebSocket session; returns how many.
+  std::size_t broadcast(const Frame& frame);
+  std::size_t sessions() const;
+  // Counts for /metrics: connections, and rooms, seats and spectators by game and status.
+  MetricsSnapshot metrics_snapshot() const;
 
  private:
   void release(const std::string& address);
 
-  std::mutex mutex_;
+  struct Tracked {
+    std::weak_ptr<Client> client;
+    std::function<void()> close;
+  };
+  mutable std::mutex mutex_;
   std::map<std::string, int> per_address_;
   struct Bucket {
     double tokens = 0;
@@ -72,7 +92,7 @@ class ServerContext {
   };
   Bucket& refill(const std::string& address, std::chrono::steady_clock::time_point now);
   std::map<std::string, Bucket> rejoin_buckets_;
-  std::map<const void*, std::function<void()>> sessions_;
+  std::map<const void*, Tracked> sessions_;
 };
 
 }  // namespace campfire::server

@@ -1,10 +1,17 @@
 #include "server/http_session.hpp"
 
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/version.hpp>
 #include <boost/beast/websocket.hpp>
+#include <functional>
+#include <type_traits>
+#include <variant>
 
 #include "protocol/protocol.hpp"
 #include "server/websocket_session.hpp"
@@ -12,6 +19,16 @@
 namespace campfire::server {
 
 namespace {
+
+using Request = http::request<http::string_body>;
+using StringResponse = http::response<http::string_body>;
+using Response =
+    std::variant<StringResponse, http::response<http::file_body>, http::response<http::empty_body>>;
+// Receives the answer to a request, possibly later and on another thread.
+using Respond = std::function<void(Response)>;
+
+constexpr std::size_t kMaxNoticeLength = 500;
+constexpr std::size_t kMaxReasonLength = 200;
 
 std::string_view mime_type(std::string_view path) {
   const auto dot = path.rfind('.');
@@ -35,11 +52,10 @@ void common_headers(http::response<Body>& res, unsigned version, bool keep_alive
   res.keep_alive(keep_alive);
 }
 
-http::response<http::string_body> text_response(const http::request<http::string_body>& req,
-                                                http::status status, std::string_view type,
-                                                std::string body) {
-  http::response<http::string_body> res{status, req.version()};
-  common_headers(res, req.version(), req.keep_alive());
+StringResponse text_response(unsigned version, bool keep_alive, http::status status,
+                             std::string_view type, std::string body) {
+  StringResponse res{status, version};
+  common_headers(res, version, keep_alive);
   res.set(http::field::content_type, type);
   res.set(http::field::cache_control, "no-store");
   res.body() = std::move(body);
@@ -47,82 +63,190 @@ http::response<http::string_body> text_response(const http::request<http::string
   return res;
 }
 
-}  // namespace
-
-HttpSession::HttpSession(tcp::socket&& socket, ServerContext& ctx,
-                         std::unique_ptr<ServerContext::Ticket> ticket)
-    : stream_(std::move(socket)), ctx_(ctx), ticket_(std::move(ticket)) {}
-
-void HttpSession::run() {
-  boost::asio::dispatch(stream_.get_executor(),
-                        beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+StringResponse text_response(const Request& req, http::status status, std::string_view type,
+                             std::string body) {
+  return text_response(req.version(), req.keep_alive(), status, type, std::move(body));
 }
 
-void HttpSession::do_read() {
-  parser_.emplace();
-  parser_->header_limit(8 * 1024);
-  parser_->body_limit(16 * 1024);
-  stream_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(ctx_.config.handshake_timeout_s)));
-  http::async_read(stream_, buffer_, *parser_,
-                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+StringResponse json_response(const Request& req, http::status status, const json& body) {
+  return text_response(req, status, "application/json",
+                       body.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-void HttpSession::on_read(beast::error_code ec, std::size_t) {
-  if (ec == http::error::end_of_stream) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    return;
-  }
-  if (ec) return;
-  http::request<http::string_body> req = parser_->release();
+StringResponse json_error(const Request& req, http::status status, const std::string& message) {
+  return json_response(req, status, {{"error", message}});
+}
 
-  if (beast::websocket::is_upgrade(req)) {
-    if (req.target() != "/ws") {
-      auto res = text_response(req, http::status::not_found, "text/plain", "WebSocket is at /ws\n");
-      res.keep_alive(false);
-      auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
-      http::async_write(stream_, *sp,
-                        [self = shared_from_this(), sp](beast::error_code, std::size_t) {});
-      return;
-    }
-    stream_.expires_never();
-    std::make_shared<WebSocketSession>(stream_.release_socket(), ctx_, std::move(ticket_))
-        ->run(std::move(req));
-    return;
-  }
+// Compares the digests, so neither the token's content nor its length shows in the timing.
+bool same_secret(std::string_view given, std::string_view expected) {
+  unsigned char a[SHA256_DIGEST_LENGTH];
+  unsigned char b[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(given.data()), given.size(), a);
+  SHA256(reinterpret_cast<const unsigned char*>(expected.data()), expected.size(), b);
+  return CRYPTO_memcmp(a, b, sizeof a) == 0;
+}
 
-  auto write = [this](auto&& response) {
-    using R = std::decay_t<decltype(response)>;
-    auto sp = std::make_shared<R>(std::forward<decltype(response)>(response));
-    const bool keep = sp->keep_alive();
-    http::async_write(stream_, *sp,
-                      [self = shared_from_this(), sp, keep](beast::error_code e, std::size_t n) {
-                        self->on_write(keep, e, n);
-                      });
+// A JSON object body, or nullopt (with the error already answered).
+std::optional<json> json_body(const Request& req, const Respond& respond) {
+  if (req.body().empty()) return json::object();
+  json body = json::parse(req.body(), nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    respond(json_error(req, http::status::bad_request, "the body must be a JSON object"));
+    return std::nullopt;
+  }
+  return body;
+}
+
+// Cleans operator text the way chat is cleaned; nullopt (answered) when it is unusable.
+std::optional<std::string> text_field(const Request& req, const json& body, const char* field,
+                                      std::size_t max_length, bool required,
+                                      const Respond& respond) {
+  auto it = body.find(field);
+  if (it == body.end() && !required) return std::string();
+  if (it == body.end() || !it->is_string()) {
+    respond(json_error(req, http::status::bad_request,
+                       std::string("\"") + field + "\" must be a string"));
+    return std::nullopt;
+  }
+  std::string text;
+  for (char ch : it->get<std::string>()) {
+    text += (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ? ' ' : ch;
+  }
+  const auto first = text.find_first_not_of(' ');
+  const auto last = text.find_last_not_of(' ');
+  text = first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+  if (text.empty() && required) {
+    respond(json_error(req, http::status::bad_request, std::string("\"") + field + "\" is empty"));
+    return std::nullopt;
+  }
+  if (text.size() > max_length) {
+    respond(json_error(
+        req, http::status::bad_request,
+        std::string("\"") + field + "\" is longer than " + std::to_string(max_length) + " bytes"));
+    return std::nullopt;
+  }
+  return text;
+}
+
+// GET /api/admin/rooms: every room as the room itself describes it, in code order.
+void admin_rooms(ServerContext& ctx, const Request& req, Respond respond) {
+  struct Gather {
+    std::mutex mutex;
+    json rooms = json::array();
+    std::size_t left = 0;
+    unsigned version = 11;
+    bool keep_alive = true;
+    Respond respond;
   };
-
-  if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    return write(text_response(req, http::status::method_not_allowed, "text/plain",
-                               "only GET and HEAD\n"));
+  const auto rooms = ctx.lobby.rooms();
+  if (rooms.empty()) {
+    return respond(json_response(req, http::status::ok, {{"rooms", json::array()}}));
   }
+  auto gather = std::make_shared<Gather>();
+  gather->left = rooms.size();
+  gather->version = req.version();
+  gather->keep_alive = req.keep_alive();
+  gather->respond = std::move(respond);
+  for (const auto& room : rooms) {
+    room->describe([gather](json d) {
+      json all;
+      {
+        std::lock_guard lock(gather->mutex);
+        gather->rooms.push_back(std::move(d));
+        if (--gather->left > 0) return;
+        all = std::move(gather->rooms);
+      }
+      std::sort(all.begin(), all.end(),
+                [](const json& a, const json& b) { return a["room"] < b["room"]; });
+      gather->respond(text_response(gather->version, gather->keep_alive, http::status::ok,
+                                    "application/json", json{{"rooms", all}}.dump()));
+    });
+  }
+}
+
+void serve_admin(ServerContext& ctx, const Request& req, const std::string& target,
+                 const Respond& respond) {
+  const std::string& token = ctx.config.admin_token;
+  if (token.empty()) return respond(json_error(req, http::status::not_found, "not found"));
+  const auto auth = req[http::field::authorization];
+  constexpr std::string_view kBearer = "Bearer ";
+  if (auth.empty()) {
+    auto res = json_error(req, http::status::unauthorized, "an admin token is needed");
+    res.set(http::field::www_authenticate, "Bearer realm=\"campfire-admin\"");
+    return respond(std::move(res));
+  }
+  if (auth.size() <= kBearer.size() || !auth.starts_with(kBearer) ||
+      !same_secret(auth.substr(kBearer.size()), token)) {
+    spdlog::warn("admin API: wrong token for {} {}", std::string(req.method_string()), target);
+    return respond(json_error(req, http::status::forbidden, "wrong admin token"));
+  }
+
+  const bool get = req.method() == http::verb::get;
+  const bool post = req.method() == http::verb::post;
+  if (target == "/api/admin/rooms") {
+    if (!get) return respond(json_error(req, http::status::method_not_allowed, "use GET"));
+    return admin_rooms(ctx, req, respond);
+  }
+  constexpr std::string_view kRoomPrefix = "/api/admin/rooms/";
+  constexpr std::string_view kCloseSuffix = "/close";
+  if (target.starts_with(kRoomPrefix) && target.ends_with(kCloseSuffix) &&
+      target.size() > kRoomPrefix.size() + kCloseSuffix.size()) {
+    if (!post) return respond(json_error(req, http::status::method_not_allowed, "use POST"));
+    const std::string code =
+        target.substr(kRoomPrefix.size(), target.size() - kRoomPrefix.size() - kCloseSuffix.size());
+    auto body = json_body(req, respond);
+    if (!body) return;
+    auto reason = text_field(req, *body, "reason", kMaxReasonLength, false, respond);
+    if (!reason) return;
+    if (reason->empty()) *reason = "the operator closed this room";
+    if (!ctx.lobby.close(code, *reason)) {
+      return respond(json_error(req, http::status::not_found, "there is no room " + code));
+    }
+    return respond(
+        json_response(req, http::status::ok,
+                      {{"closed", *protocol::normalize_room_code(code)}, {"reason", *reason}}));
+  }
+  if (target == "/api/admin/notice") {
+    if (!post) return respond(json_error(req, http::status::method_not_allowed, "use POST"));
+    auto body = json_body(req, respond);
+    if (!body) return;
+    auto text = text_field(req, *body, "text", kMaxNoticeLength, true, respond);
+    if (!text) return;
+    const std::size_t sent = ctx.broadcast(
+        make_frame(json{{"type", "notice"}, {"reason", "operator"}, {"text", *text}}.dump()));
+    spdlog::info("admin API: notice to {} connections: {}", sent, *text);
+    return respond(json_response(req, http::status::ok, {{"sent", sent}}));
+  }
+  respond(json_error(req, http::status::not_found, "not found"));
+}
+
+// Everything but the WebSocket upgrade.
+void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
   std::string target(req.target());
   if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
 
+  if (target.starts_with("/api/admin/")) return serve_admin(ctx, req, target, respond);
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    return respond(
+        text_response(req, http::status::method_not_allowed, "text/plain", "only GET and HEAD\n"));
+  }
   if (target == "/healthz") {
-    json h = {{"status", ctx_.draining ? "draining" : "ok"},
-              {"rooms", ctx_.lobby.size()},
-              {"connections", ctx_.connections.load()}};
-    return write(text_response(req, ctx_.draining ? http::status::service_unavailable
-                                                  : http::status::ok,
-                               "application/json", h.dump()));
+    json h = {{"status", ctx.draining ? "draining" : "ok"},
+              {"rooms", ctx.lobby.size()},
+              {"connections", ctx.connections.load()}};
+    return respond(
+        json_response(req, ctx.draining ? http::status::service_unavailable : http::status::ok, h));
+  }
+  if (target == "/metrics") {
+    return respond(text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+                                 ctx.metrics.render(ctx.metrics_snapshot())));
   }
   if (target == "/api/games") {
-    return write(text_response(req, http::status::ok, "application/json",
-                               ctx_.lobby.games_json()));
+    return respond(
+        text_response(req, http::status::ok, "application/json", ctx.lobby.games_json()));
   }
   if (target == "/api/rooms") {
-    return write(text_response(req, http::status::ok, "application/json",
-                               ctx_.lobby.list_rooms().dump()));
+    return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));
   }
 
   if (target.rfind("/api/replays/", 0) == 0) {
@@ -130,39 +254,39 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     // being played is not shown (its log would reveal hidden cards), except in test mode.
     const auto code = protocol::normalize_room_code(target.substr(13));
     std::optional<StoredRoom> stored;
-    if (code) stored = ctx_.journal->load(*code);
+    if (code) stored = ctx.journal->load(*code);
     if (!stored) {
-      return write(text_response(req, http::status::not_found, "application/json",
-                                 json{{"error", "no_such_replay"},
-                                      {"message", "no finished game with that code is kept"}}
-                                     .dump()));
+      return respond(text_response(
+          req, http::status::not_found, "application/json",
+          json{{"error", "no_such_replay"}, {"message", "no finished game with that code is kept"}}
+              .dump()));
     }
-    if (!stored->finished() && !ctx_.config.test_mode) {
-      return write(text_response(req, http::status::conflict, "application/json",
-                                 json{{"error", "still_playing"},
-                                      {"message", "the replay is ready when the game ends"}}
-                                     .dump()));
+    if (!stored->finished() && !ctx.config.test_mode) {
+      return respond(text_response(
+          req, http::status::conflict, "application/json",
+          json{{"error", "still_playing"}, {"message", "the replay is ready when the game ends"}}
+              .dump()));
     }
-    auto res = text_response(req, http::status::ok, "application/json",
-                             stored->replay_json().dump(-1, ' ', false,
-                                                        json::error_handler_t::replace));
+    auto res =
+        text_response(req, http::status::ok, "application/json",
+                      stored->replay_json().dump(-1, ' ', false, json::error_handler_t::replace));
     res.set(http::field::content_disposition,
             "attachment; filename=\"campfire-" + stored->code + ".json\"");
-    return write(std::move(res));
+    return respond(std::move(res));
   }
 
   // Static files of the browser client. Paths never climb out of the web root.
   if (target == "/") target = "/index.html";
   if (target.find("..") != std::string::npos || target.find('\\') != std::string::npos ||
       target.find('\0') != std::string::npos) {
-    return write(text_response(req, http::status::bad_request, "text/plain", "bad path\n"));
+    return respond(text_response(req, http::status::bad_request, "text/plain", "bad path\n"));
   }
-  const std::string path = ctx_.config.web_root + target;
+  const std::string path = ctx.config.web_root + target;
   http::file_body::value_type body;
   beast::error_code fec;
   body.open(path.c_str(), beast::file_mode::scan, fec);
   if (fec) {
-    return write(text_response(req, http::status::not_found, "text/plain", "not found\n"));
+    return respond(text_response(req, http::status::not_found, "text/plain", "not found\n"));
   }
   const auto size = body.size();
   if (req.method() == http::verb::head) {
@@ -170,7 +294,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     common_headers(res, req.version(), req.keep_alive());
     res.set(http::field::content_type, mime_type(path));
     res.content_length(size);
-    return write(std::move(res));
+    return respond(std::move(res));
   }
   http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
                                       std::make_tuple(http::status::ok, req.version())};
@@ -178,16 +302,146 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   res.set(http::field::content_type, mime_type(path));
   res.set(http::field::cache_control, "no-cache");
   res.content_length(size);
-  write(std::move(res));
+  respond(std::move(res));
 }
 
-void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
-  if (ec) return;
-  if (!keep_alive) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+template <class Stream>
+constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+template <class Stream>
+Stream make_stream(tcp::socket&& socket, ServerContext& ctx) {
+  if constexpr (kTls<Stream>) {
+    return Stream(std::move(socket), *ctx.tls);
+  } else {
+    return Stream(std::move(socket));
+  }
+}
+
+}  // namespace
+
+bool origin_allowed(const Config& config, std::string_view origin, std::string_view host) {
+  if (config.allowed_origins.empty() || origin.empty()) return true;
+  const std::string normal = normalize_origin(origin);
+  if (normal.empty()) return false;
+  // The page's own origin: the browser client served by this very server.
+  std::string own_host;
+  for (char ch : host) own_host += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (!own_host.empty() && normal.substr(normal.find("://") + 3) == own_host) return true;
+  return std::find(config.allowed_origins.begin(), config.allowed_origins.end(), normal) !=
+         config.allowed_origins.end();
+}
+
+template <class Stream>
+HttpSession<Stream>::HttpSession(tcp::socket&& socket, ServerContext& ctx,
+                                 std::unique_ptr<ServerContext::Ticket> ticket)
+    : stream_(make_stream<Stream>(std::move(socket), ctx)), ctx_(ctx), ticket_(std::move(ticket)) {}
+
+template <class Stream>
+void HttpSession<Stream>::run() {
+  boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+    if constexpr (kTls<Stream>) {
+      beast::get_lowest_layer(self->stream_).expires_after(
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+              std::chrono::duration<double>(self->ctx_.config.handshake_timeout_s)));
+      self->stream_.async_handshake(boost::asio::ssl::stream_base::server,
+                                    beast::bind_front_handler(&HttpSession::on_handshake, self));
+    } else {
+      self->do_read();
+    }
+  });
+}
+
+template <class Stream>
+void HttpSession<Stream>::on_handshake(beast::error_code ec) {
+  if (ec) {
+    spdlog::debug("{}: TLS handshake: {}", ticket_->address(), ec.message());
     return;
   }
   do_read();
 }
+
+template <class Stream>
+void HttpSession<Stream>::do_read() {
+  parser_.emplace();
+  parser_->header_limit(8 * 1024);
+  parser_->body_limit(16 * 1024);
+  beast::get_lowest_layer(stream_).expires_after(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(ctx_.config.handshake_timeout_s)));
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
+}
+
+template <class Stream>
+void HttpSession<Stream>::on_read(beast::error_code ec, std::size_t) {
+  if (ec == http::error::end_of_stream) return shutdown();
+  if (ec) return;
+  Request req = parser_->release();
+  if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
+
+  // The answer may come from another thread (the admin API asks the rooms): write it on ours.
+  auto self = this->shared_from_this();
+  serve(ctx_, std::move(req), [self](Response res) {
+    auto sp = std::make_shared<Response>(std::move(res));
+    boost::asio::post(self->stream_.get_executor(),
+                      [self, sp] { std::visit([&](auto& r) { self->write(std::move(r)); }, *sp); });
+  });
+}
+
+template <class Stream>
+void HttpSession<Stream>::upgrade(Request&& req) {
+  if (req.target() != "/ws") {
+    auto res = text_response(req, http::status::not_found, "text/plain", "WebSocket is at /ws\n");
+    res.keep_alive(false);
+    return write(std::move(res));
+  }
+  if (!origin_allowed(ctx_.config, req[http::field::origin], req[http::field::host])) {
+    spdlog::warn("{}: WebSocket from origin {} refused", ticket_->address(),
+                 std::string(req[http::field::origin]));
+    auto res = text_response(req, http::status::forbidden, "text/plain",
+                             "this origin may not open a WebSocket here\n");
+    res.keep_alive(false);
+    return write(std::move(res));
+  }
+  beast::get_lowest_layer(stream_).expires_never();
+  if constexpr (kTls<Stream>) {
+    std::make_shared<WebSocketSession>(std::move(stream_), ctx_, std::move(ticket_))
+        ->run(std::move(req));
+  } else {
+    std::make_shared<WebSocketSession>(stream_.release_socket(), ctx_, std::move(ticket_))
+        ->run(std::move(req));
+  }
+}
+
+template <class Stream>
+template <class Response>
+void HttpSession<Stream>::write(Response&& response) {
+  auto sp = std::make_shared<std::decay_t<Response>>(std::forward<Response>(response));
+  const bool keep = sp->keep_alive();
+  http::async_write(stream_, *sp,
+                    [self = this->shared_from_this(), sp, keep](
+                        beast::error_code e, std::size_t n) { self->on_write(keep, e, n); });
+}
+
+template <class Stream>
+void HttpSession<Stream>::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+  if (ec) return;
+  if (!keep_alive) return shutdown();
+  do_read();
+}
+
+template <class Stream>
+void HttpSession<Stream>::shutdown() {
+  if constexpr (kTls<Stream>) {
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+    stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+  } else {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+}
+
+template class HttpSession<beast::tcp_stream>;
+template class HttpSession<TlsStream>;
 
 }  // namespace campfire::server

@@ -8,6 +8,7 @@
 #include <boost/beast/core/bind_handler.hpp>
 
 #include "server/http_session.hpp"
+#include "server/websocket_session.hpp"
 
 namespace campfire::server {
 
@@ -49,9 +50,18 @@ void Listener::on_accept(boost::beast::error_code ec, boost::asio::ip::tcp::sock
     const auto remote = socket.remote_endpoint(ep_ec);
     const std::string address = ep_ec ? "unknown" : remote.address().to_string();
     if (auto ticket = ctx_.admit(address)) {
+      ctx_.metrics.connection_accepted();
       socket.set_option(boost::asio::ip::tcp::no_delay(true), ep_ec);
-      std::make_shared<HttpSession>(std::move(socket), ctx_, std::move(ticket))->run();
+      if (ctx_.tls) {
+        std::make_shared<HttpSession<TlsStream>>(std::move(socket), ctx_, std::move(ticket))
+            ->run();
+      } else {
+        std::make_shared<HttpSession<beast::tcp_stream>>(std::move(socket), ctx_,
+                                                         std::move(ticket))
+            ->run();
+      }
     } else {
+      ctx_.metrics.connection_refused();
       spdlog::warn("{}: too many connections from this address", address);
     }
   }

@@ -8,8 +8,12 @@
 
 namespace campfire::server {
 
-Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal)
-    : ioc_(ioc), config_(config), journal_(journal), code_rng_(std::random_device{}()) {
+Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics)
+    : ioc_(ioc),
+      config_(config),
+      journal_(journal),
+      metrics_(metrics),
+      code_rng_(std::random_device{}()) {
   json games = json::array();
   for (const Game* g : Registry::builtin().games()) games.push_back(g->info().to_json());
   games_json_ = games.dump();
@@ -56,10 +60,11 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
       code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
     }
   } while (rooms_.count(code) || journal_.has(code));
-  auto room = std::make_shared<Room>(ioc_, config_, journal_, code, std::move(*match), !*listed,
-                                     *settings);
+  auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
+                                     !*listed, *settings);
   room->record_creation();
   rooms_.emplace(code, room);
+  metrics_.room_created();
   spdlog::info("room {} created: {} for {} seats{}", code, *game_id, *seats,
                *listed ? " (private)" : "");
   return room;
@@ -99,6 +104,40 @@ std::size_t Lobby::size() const {
   return rooms_.size();
 }
 
+std::vector<RoomSummary> Lobby::summaries() const {
+  std::vector<RoomSummary> out;
+  for (const auto& room : rooms()) out.push_back(room->summary());
+  return out;
+}
+
+std::vector<std::shared_ptr<Room>> Lobby::rooms() const {
+  std::vector<std::shared_ptr<Room>> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(rooms_.size());
+  for (const auto& [code, room] : rooms_) out.push_back(room);
+  return out;
+}
+
+bool Lobby::close(const std::string& code, const std::string& reason) {
+  auto normal = protocol::normalize_room_code(code);
+  if (!normal) return false;
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = rooms_.find(*normal);
+    if (it == rooms_.end()) return false;
+    room = it->second;
+    rooms_.erase(it);
+  }
+  spdlog::info("room {} closed by the operator: {}", room->code(), reason);
+  // Members hear why first; the journal then keeps it as abandoned, so a restart does not
+  // bring it back; later requests naming it are refused.
+  room->close(reason);
+  room->retire();
+  room->shutdown(reason);
+  return true;
+}
+
 std::size_t Lobby::restore() {
   std::size_t restored = 0;
   // Games still going, and those that ended recently enough for players to see how.
@@ -110,7 +149,7 @@ std::size_t Lobby::restore() {
                     match.error().message);
       continue;
     }
-    auto room = std::make_shared<Room>(ioc_, config_, journal_, stored, std::move(*match));
+    auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
     {
       std::lock_guard lock(mutex_);
       rooms_.emplace(stored.code, room);

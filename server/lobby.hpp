@@ -11,13 +11,14 @@
 
 #include "engine/core/registry.hpp"
 #include "server/config.hpp"
+#include "server/metrics.hpp"
 #include "server/room.hpp"
 
 namespace campfire::server {
 
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal);
+  Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics);
 
   // Validates everything about a create_room request and makes the room.
   Expected<std::shared_ptr<Room>> create(const json& request);
@@ -25,6 +26,14 @@ class Lobby {
   json list_rooms() const;
   const std::string& games_json() const { return games_json_; }
   std::size_t size() const;
+  // Every room's summary, listed or not, finished or not.
+  std::vector<RoomSummary> summaries() const;
+  // Every room (for the admin API).
+  std::vector<std::shared_ptr<Room>> rooms() const;
+  // Closes a room at an operator's request: its members are told `reason` and it is gone.
+  // False when there is no such room.
+  bool close(const std::string& code, const std::string& reason);
+  // Drops finished rooms and rooms nobody has touched for a while.
   // Rebuilds every unfinished or recently finished room from the journal (at start).
   std::size_t restore();
   // Drops finished rooms and rooms nobody has touched for a while; prunes old replays.
@@ -37,6 +46,7 @@ class Lobby {
   boost::asio::io_context& ioc_;
   const Config& config_;
   Journal& journal_;
+  Metrics& metrics_;
   std::string games_json_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;

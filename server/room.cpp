@@ -99,12 +99,13 @@ Expected<RoomSettings> RoomSettings::parse(const json& timers, const Config& con
   return s;
 }
 
-Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, std::string code,
-           Match match, bool listed, RoomSettings settings)
+Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+           std::string code, Match match, bool listed, RoomSettings settings)
     : ioc_(ioc),
       strand_(asio::make_strand(ioc)),
       config_(config),
       journal_(journal),
+      metrics_(metrics),
       code_(std::move(code)),
       listed_(listed),
       settings_(settings),
@@ -128,9 +129,9 @@ RoomSettings stored_settings(const StoredRoom& stored, const Config& config) {
 
 }  // namespace
 
-Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, const StoredRoom& stored,
-           Match match)
-    : Room(ioc, config, journal, stored.code, std::move(match), stored.listed,
+Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+           const StoredRoom& stored, Match match)
+    : Room(ioc, config, journal, metrics, stored.code, std::move(match), stored.listed,
            stored_settings(stored, config)) {
   created_ms_ = stored.created_ms;
   version_ = stored.version;
@@ -215,6 +216,8 @@ void Room::update_summary() {
   summary_.seats = match_.seats();
   summary_.taken = static_cast<int>(
       std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; }));
+  summary_.bots = static_cast<int>(std::count_if(
+      seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken && s.bot; }));
   summary_.spectators = static_cast<int>(spectators_.size());
   summary_.listed = listed_;
   summary_.status = status_;
@@ -255,6 +258,7 @@ void Room::reply(const std::shared_ptr<Client>& c, const json& id, json body) {
 
 void Room::fail(const std::shared_ptr<Client>& c, const json& id, const std::string& code,
                 const std::string& message) {
+  metrics_.error_sent(code);
   out(c, make_frame(protocol::error_frame(id, code, message)));
 }
 
@@ -906,7 +910,8 @@ void Room::start(std::shared_ptr<Client> c, json id) {
 
 void Room::action(std::shared_ptr<Client> c, json id, json action,
                   std::optional<long long> version) {
-  on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version] {
+  on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version,
+             received = std::chrono::steady_clock::now()] {
     const auto seat = seat_of(c.get());
     if (!seat) return fail(c, id, "not_seated", "spectators cannot act");
     if (status_ == RoomStatus::kWaiting) {
@@ -936,6 +941,7 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
     record_action(*seat, *a);
     reply(c, id, {{"type", "ok"}, {"version", version_ + 1}, {"move", match_.log().size() - 1}});
     changed(&events.list());
+    metrics_.action_applied(received);
   });
 }
 
@@ -1017,6 +1023,35 @@ void Room::retire() {
     r.code = self->code_;
     r.version = self->version_;
     self->journal_.write(std::move(r), nullptr);
+  });
+}
+
+void Room::close(std::string reason) {
+  on_strand([this, reason = std::move(reason)] {
+    const Frame f = make_frame(dump({{"type", "room_closed"}, {"room", code_}, {"reason", reason}}));
+    for (auto& s : seats_) {
+      if (auto c = s.client.lock(); c && !s.bot) c->send(f);
+      s.client.reset();
+    }
+    for (const auto& w : spectators_) {
+      if (auto c = w.lock()) c->send(f);
+    }
+    spectators_.clear();
+  });
+}
+
+void Room::describe(std::function<void(json)> done) {
+  // Not on_strand: a room closed meanwhile still answers, so the caller is never left waiting.
+  asio::post(strand_, [self = shared_from_this(), done = std::move(done)] {
+    done({{"room", self->code_},
+          {"game", self->match_.game().info().id},
+          {"status", status_name(self->status_)},
+          {"private", !self->listed_},
+          {"seats", self->match_.seats()},
+          {"version", self->version_},
+          {"players", self->players()},
+          {"spectators", self->spectators_.size()},
+          {"closed", self->closed_}});
   });
 }
 

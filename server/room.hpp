@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <functional>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "engine/core/match.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
+#include "server/metrics.hpp"
 #include "server/journal.hpp"
 
 namespace campfire::server {
@@ -35,6 +37,7 @@ struct RoomSummary {
   std::string game;
   int seats = 0;
   int taken = 0;
+  int bots = 0;  // of the seats taken
   int spectators = 0;
   bool listed = true;
   RoomStatus status = RoomStatus::kWaiting;
@@ -56,11 +59,11 @@ struct RoomSettings {
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  Room(asio::io_context& ioc, const Config& config, Journal& journal, std::string code, Match match,
-       bool listed, RoomSettings settings);
+  Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+       std::string code, Match match, bool listed, RoomSettings settings);
   // A room rebuilt from the journal (its match already replayed from the stored log).
-  Room(asio::io_context& ioc, const Config& config, Journal& journal, const StoredRoom& stored,
-       Match match);
+  Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
+       const StoredRoom& stored, Match match);
 
   // Writes the room's creation to the journal; call once, before anyone can reach the room.
   void record_creation();
@@ -92,6 +95,12 @@ class Room : public std::enable_shared_from_this<Room> {
   // Marks a room dropped while unfinished as abandoned in the journal (kept as a replay), or
   // removes a room that never started.
   void retire();
+  // An operator closed the room: members get `room_closed` with the reason and are let go (the
+  // lobby then retires and shuts the room down).
+  void close(std::string reason);
+  // Calls `done` (on the room's strand) with what the admin API shows of the room: status,
+  // version, every seat's player, bot and connection, the spectator count.
+  void describe(std::function<void(json)> done);
 
  private:
   struct SeatInfo {
@@ -174,6 +183,7 @@ class Room : public std::enable_shared_from_this<Room> {
   asio::strand<asio::io_context::executor_type> strand_;
   const Config& config_;
   Journal& journal_;
+  Metrics& metrics_;
   const std::string code_;
   const bool listed_;
   const RoomSettings settings_;

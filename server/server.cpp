@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <future>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <filesystem>
 
 #include "server/listener.hpp"
@@ -16,7 +17,27 @@ Server::Server(Config config)
     : config_(std::move(config)),
       ioc_(std::make_unique<boost::asio::io_context>(config_.threads)),
       ctx_(std::make_unique<ServerContext>(*ioc_, config_)),
-      sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {}
+      sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {
+  if (!config_.tls_cert.empty() || !config_.tls_key.empty()) {
+    if (config_.tls_cert.empty() || config_.tls_key.empty()) {
+      throw std::runtime_error("TLS needs both a certificate and its key");
+    }
+    namespace ssl = boost::asio::ssl;
+    auto tls = std::make_shared<ssl::context>(ssl::context::tls_server);
+    tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                     ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    boost::system::error_code ec;
+    tls->use_certificate_chain_file(config_.tls_cert, ec);
+    if (ec) throw std::runtime_error("TLS certificate " + config_.tls_cert + ": " + ec.message());
+    tls->use_private_key_file(config_.tls_key, ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("TLS key " + config_.tls_key + ": " + ec.message());
+    if (SSL_CTX_check_private_key(tls->native_handle()) != 1) {
+      throw std::runtime_error("TLS key " + config_.tls_key + " does not match the certificate");
+    }
+    ctx_->tls = std::move(tls);
+  }
+}
 
 Server::~Server() {
   stop();
@@ -41,8 +62,9 @@ std::uint16_t Server::start() {
   for (int i = 0; i < config_.threads; ++i) {
     threads_.emplace_back([this] { ioc_->run(); });
   }
-  spdlog::info("listening on {}:{} with {} threads{}", config_.bind, listener_->port(),
-               config_.threads, config_.test_mode ? " (test mode)" : "");
+  spdlog::info("listening on {}:{} ({}) with {} threads{}", config_.bind, listener_->port(),
+               ctx_->tls ? "https and wss" : "http and ws", config_.threads,
+               config_.test_mode ? " (test mode)" : "");
   return listener_->port();
 }
 

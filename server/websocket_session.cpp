@@ -30,7 +30,15 @@ std::mutex& incoming_lock(const void* session) {
 
 WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
                                    std::unique_ptr<ServerContext::Ticket> ticket)
-    : ws_(std::move(socket)),
+    : ws_(std::in_place_index<0>, std::move(socket)),
+      ctx_(ctx),
+      ticket_(std::move(ticket)),
+      tokens_(ctx.config.message_burst),
+      refilled_(std::chrono::steady_clock::now()) {}
+
+WebSocketSession::WebSocketSession(TlsStream&& stream, ServerContext& ctx,
+                                   std::unique_ptr<ServerContext::Ticket> ticket)
+    : ws_(std::in_place_index<1>, std::move(stream)),
       ctx_(ctx),
       ticket_(std::move(ticket)),
       tokens_(ctx.config.message_burst),
@@ -47,17 +55,21 @@ void WebSocketSession::run(http::request<http::string_body> upgrade) {
   timeouts.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(ctx_.config.idle_timeout_s));
   timeouts.keep_alive_pings = true;
-  ws_.set_option(timeouts);
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(http::field::server, kServerName); }));
-  ws_.read_message_max(ctx_.config.max_frame_bytes);
-  ws_.auto_fragment(false);
+  with_ws([&](auto& ws) {
+    ws.set_option(timeouts);
+    ws.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, kServerName); }));
+    ws.read_message_max(ctx_.config.max_frame_bytes);
+    ws.auto_fragment(false);
+  });
   std::weak_ptr<WebSocketSession> weak = shared_from_this();
   ctx_.track(shared_from_this(), [weak] {
     if (auto self = weak.lock()) self->go_away();
   });
-  ws_.async_accept(upgrade, beast::bind_front_handler(&WebSocketSession::on_accept,
-                                                      shared_from_this()));
+  with_ws([&](auto& ws) {
+    ws.async_accept(upgrade, beast::bind_front_handler(&WebSocketSession::on_accept,
+                                                       shared_from_this()));
+  });
 }
 
 void WebSocketSession::on_accept(beast::error_code ec) {
@@ -66,8 +78,10 @@ void WebSocketSession::on_accept(beast::error_code ec) {
 }
 
 void WebSocketSession::do_read() {
-  ws_.async_read(buffer_,
-                 beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+  with_ws([&](auto& ws) {
+    ws.async_read(buffer_,
+                  beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+  });
 }
 
 void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
@@ -80,7 +94,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
     tell_room_gone();
     return fail(ec, "read");
   }
-  if (!ws_.got_text()) {
+  if (!with_ws([](auto& ws) { return ws.got_text(); })) {
     error(nullptr, "bad_json", "frames must be text frames holding JSON");
   } else {
     const auto data = buffer_.cdata();
@@ -128,6 +142,7 @@ void WebSocketSession::send_json(const json& body) {
 }
 
 void WebSocketSession::error(const json& id, const std::string& code, const std::string& message) {
+  ctx_.metrics.error_sent(code);
   queue(make_frame(protocol::error_frame(id, code, message)));
 }
 
@@ -155,7 +170,7 @@ std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) 
 }
 
 void WebSocketSession::entered(const std::string& room) {
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), room] {
+  boost::asio::post(executor(), [self = shared_from_this(), room] {
     // A connection is in one room at a time: entering another leaves the first.
     if (!self->room_code_.empty() && self->room_code_ != room) {
       if (auto old = self->ctx_.lobby.find(self->room_code_)) {
@@ -286,7 +301,7 @@ void WebSocketSession::send(Frame frame) {
     if (take_posted_) return;
     take_posted_ = true;
   }
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this()] { self->take_incoming(); });
+  boost::asio::post(executor(), [self = shared_from_this()] { self->take_incoming(); });
 }
 
 void WebSocketSession::take_incoming() {
@@ -303,7 +318,7 @@ void WebSocketSession::take_incoming() {
 }
 
 void WebSocketSession::evicted(const std::string& room) {
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), room] {
+  boost::asio::post(executor(), [self = shared_from_this(), room] {
     if (self->room_code_ == room) self->room_code_.clear();
     self->error(nullptr, "replaced", "your seat in room " + room + " was resumed elsewhere");
   });
@@ -314,7 +329,7 @@ void WebSocketSession::rejoin_answered(bool resumed) {
 }
 
 void WebSocketSession::go_away() {
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this()] {
+  boost::asio::post(executor(), [self = shared_from_this()] {
     if (self->closed_ || self->closing_) return;
     // Say why in words, then close once that has been written (a write may be in flight).
     self->queue(make_frame(json{{"type", "notice"},
@@ -348,8 +363,10 @@ void WebSocketSession::set_cork(bool on) {
   if (corked_ == on) return;
   corked_ = on;
   const int value = on ? 1 : 0;
-  ::setsockopt(beast::get_lowest_layer(ws_).socket().native_handle(), IPPROTO_TCP, TCP_CORK,
-               &value, sizeof value);
+  with_ws([&](auto& ws) {
+    ::setsockopt(beast::get_lowest_layer(ws).socket().native_handle(), IPPROTO_TCP, TCP_CORK,
+                 &value, sizeof value);
+  });
 #else
   (void)on;
 #endif
@@ -358,9 +375,11 @@ void WebSocketSession::set_cork(bool on) {
 void WebSocketSession::do_write() {
   if (queue_.size() > 1) set_cork(true);
   writing_ = true;
-  ws_.text(true);
-  ws_.async_write(boost::asio::buffer(*queue_.front()),
-                  beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+  with_ws([&](auto& ws) {
+    ws.text(true);
+    ws.async_write(boost::asio::buffer(*queue_.front()),
+                   beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+  });
 }
 
 void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
@@ -386,8 +405,10 @@ void WebSocketSession::close_after_flush(const char* why, websocket::close_code 
 
 void WebSocketSession::finish_closing() {
   closed_ = true;
-  ws_.async_close(websocket::close_reason(close_code_, close_reason_),
-                  [self = shared_from_this()](beast::error_code) { self->tell_room_gone(); });
+  with_ws([&](auto& ws) {
+    ws.async_close(websocket::close_reason(close_code_, close_reason_),
+                   [self = shared_from_this()](beast::error_code) { self->tell_room_gone(); });
+  });
 }
 
 void WebSocketSession::tell_room_gone() {
@@ -407,9 +428,11 @@ void WebSocketSession::drop(const char* why) {
     queue_.clear();
   }
   // Closing the socket ends the pending read, which tells the room; the seat stays.
-  beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
-  beast::get_lowest_layer(ws_).close();
+  with_ws([](auto& ws) {
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(ws).close();
+  });
 }
 
 void WebSocketSession::fail(beast::error_code ec, const char* what) {

@@ -4,12 +4,15 @@
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include <chrono>
 #include <list>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "protocol/protocol.hpp"
@@ -22,10 +25,14 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = boost::asio::ip::tcp;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
  public:
   WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
+                   std::unique_ptr<ServerContext::Ticket> ticket);
+  // wss://: the TLS handshake is done.
+  WebSocketSession(TlsStream&& stream, ServerContext& ctx,
                    std::unique_ptr<ServerContext::Ticket> ticket);
   ~WebSocketSession() override;
 
@@ -64,7 +71,15 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // The room named by a request, if this connection is in it.
   std::shared_ptr<Room> member_room(const protocol::Request& r);
 
-  websocket::stream<beast::tcp_stream> ws_;
+  // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is.
+  template <class F>
+  decltype(auto) with_ws(F&& f) {
+    return std::visit(std::forward<F>(f), ws_);
+  }
+  boost::asio::any_io_executor executor() {
+    return with_ws([](auto& ws) { return ws.get_executor(); });
+  }
+  std::variant<websocket::stream<beast::tcp_stream>, websocket::stream<TlsStream>> ws_;
   ServerContext& ctx_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
   beast::flat_buffer buffer_;

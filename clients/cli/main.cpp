@@ -385,7 +385,8 @@ class Client {
       acted_version_ = -1;
       state_ = nullptr;
     }
-    if (type == "left" || (type == "error" && m.value("code", "") == "replaced")) {
+    if (type == "left" || type == "room_closed" ||
+        (type == "error" && m.value("code", "") == "replaced")) {
       room_.clear();
       state_ = nullptr;
     }
@@ -444,7 +445,10 @@ class Client {
     } else if (type == "error") {
       std::cout << "error " << m.value("code", "?") << ": " << m.value("message", "") << "\n";
     } else if (type == "notice") {
-      std::cout << "notice: " << m.value("text", "") << "\n";
+      std::cout << "*** notice from the server: " << m.value("text", "") << "\n";
+    } else if (type == "room_closed") {
+      std::cout << "room " << m.value("room", "?") << " was closed: " << m.value("reason", "")
+                << "\n";
     } else if (type == "ok" || type == "pong") {
       // Nothing to say: what changed arrives as a state.
     } else {

@@ -167,10 +167,11 @@ TEST(RoomJournal, NothingIsSentBeforeItIsDurableAndAFailedWritePausesTheRoom) {
   boost::asio::io_context ioc;
   Config config;
   ManualJournal journal;
+  Metrics metrics;
   auto match = Match::create(*Registry::builtin().find("pinocchio"), 2, json::object(), 7);
   ASSERT_TRUE(match);
-  auto room = std::make_shared<Room>(ioc, config, journal, "ABCDEF", std::move(*match), true,
-                                     RoomSettings{});
+  auto room = std::make_shared<Room>(ioc, config, journal, metrics, "ABCDEF", std::move(*match),
+                                     true, RoomSettings{});
   room->record_creation();
   auto ann = std::make_shared<RecordingClient>();
   room->join(ann, "Ann", 1, std::nullopt);

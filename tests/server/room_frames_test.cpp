@@ -46,7 +46,8 @@ TEST(RoomFrames, FramesAreCanonicalAndEventsAreSharedByTheirRecipients) {
     boost::asio::io_context ioc;
     Config config;
     auto journal = make_journal("none", "", false);
-    auto room = std::make_shared<Room>(ioc, config, *journal, "FRAMES", mirror, false,
+    Metrics metrics;
+    auto room = std::make_shared<Room>(ioc, config, *journal, metrics, "FRAMES", mirror, false,
                                        RoomSettings{});
     std::vector<std::shared_ptr<RecordingClient>> seats;
     for (int s = 0; s < n; ++s) {

@@ -1,0 +1,85 @@
+// Counters, gauges and latency histograms for operators, rendered in the Prometheus text format
+// (version 0.0.4) at /metrics. Everything here is lock-free on the paths rooms and connections
+// use; only errors by code take a small lock (their codes are a short, fixed set).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace campfire::server {
+
+// A cumulative histogram over fixed upper bounds (in seconds), as Prometheus expects.
+class Histogram {
+ public:
+  explicit Histogram(std::vector<double> bounds_seconds);
+  void observe(std::chrono::nanoseconds d);
+  // Appends the _bucket, _sum and _count lines (HELP and TYPE are the caller's).
+  void render(std::string& out, std::string_view name) const;
+  std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+
+ private:
+  std::vector<double> bounds_;
+  std::vector<std::int64_t> bounds_ns_;
+  // Per bucket, not cumulative; the last one is +Inf.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> buckets_;
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> sum_ns_{0};
+};
+
+// What the server knows at scrape time that the counters do not hold.
+struct MetricsSnapshot {
+  std::size_t connections = 0;  // open TCP connections (HTTP and WebSocket)
+  std::size_t websockets = 0;   // of which WebSocket sessions
+  struct RoomCount {
+    std::string game;
+    std::string status;
+    std::size_t rooms = 0;
+    std::size_t humans = 0;
+    std::size_t bots = 0;
+    std::size_t spectators = 0;
+  };
+  std::vector<RoomCount> rooms;  // one entry per (game, status) present
+};
+
+class Metrics {
+ public:
+  Metrics();
+
+  void connection_accepted() { connections_accepted_.fetch_add(1, std::memory_order_relaxed); }
+  void connection_refused() { connections_refused_.fetch_add(1, std::memory_order_relaxed); }
+  // An action applied by a room; `received` is when its request reached the room.
+  void action_applied(std::chrono::steady_clock::time_point received);
+  void error_sent(std::string_view code);
+  void room_created() { rooms_created_.fetch_add(1, std::memory_order_relaxed); }
+  void observe_journal_write(std::chrono::nanoseconds d) { journal_write_.observe(d); }
+
+  std::uint64_t actions() const { return actions_.load(std::memory_order_relaxed); }
+  // Actions applied during the last whole second.
+  std::uint64_t actions_last_second() const;
+
+  std::string render(const MetricsSnapshot& snapshot) const;
+
+ private:
+  static std::int64_t now_seconds();
+
+  std::atomic<std::uint64_t> connections_accepted_{0};
+  std::atomic<std::uint64_t> connections_refused_{0};
+  std::atomic<std::uint64_t> rooms_created_{0};
+  std::atomic<std::uint64_t> actions_;
+  // Actions per second in a ring of four seconds: the high 32 bits of a slot hold the second it
+  // counts (modulo 2^32), the low 32 bits the count.
+  std::array<std::atomic<std::uint64_t>, 4> per_second_;
+  Histogram action_latency_;
+  Histogram journal_write_;
+  mutable std::mutex errors_mutex_;
+  std::map<std::string, std::uint64_t, std::less<>> errors_;
+};
+
+}  // namespace campfire::server
