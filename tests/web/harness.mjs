@@ -2,7 +2,8 @@
 // chromium through playwright-core, players that fail the test on any console or page error,
 // screenshots into the artifacts folder.
 import { spawn } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +37,10 @@ function freePort() {
 export async function startServer({ botDelayMs = 150 } = {}) {
   assert.ok(existsSync(serverBinary), `campfire-server not found at ${serverBinary} (build it first)`);
   const port = await freePort();
+  // Each server keeps its journal in a directory of its own, removed when it stops.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'campfire-web-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--test-mode', '--web-root', path.join(sourceDir, 'clients/web'),
-    '--log-level', 'warn', '--bot-delay-ms', String(botDelayMs)];
+    '--log-level', 'warn', '--bot-delay-ms', String(botDelayMs), '--data-dir', dataDir];
   const proc = spawn(serverBinary, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15000;
@@ -58,8 +61,12 @@ export async function startServer({ botDelayMs = 150 } = {}) {
   return {
     url,
     stop: () => new Promise((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', resolve);
+      const done = () => {
+        rmSync(dataDir, { recursive: true, force: true });
+        resolve();
+      };
+      if (proc.exitCode !== null) return done();
+      proc.once('exit', done);
       proc.kill('SIGTERM');
     }),
   };
