@@ -44,15 +44,8 @@ HttpReply parse_reply(const std::string& resp) {
 // One HTTP/1.1 request over a raw socket (Connection: close), exactly as written.
 HttpReply http(std::uint16_t port, const std::string& method, const std::string& path,
                const std::vector<std::string>& headers = {}, const std::string& body = "") {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return {};
-  }
+  const int fd = connect_loopback(port);
+  if (fd < 0) return {};
   std::string req = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
                     "\r\nConnection: close\r\n";
   for (const auto& h : headers) req += h + "\r\n";
@@ -98,15 +91,8 @@ int upgrade_status(std::uint16_t port, const std::vector<std::string>& headers) 
       "Upgrade: websocket", "Connection: Upgrade",
       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"};
   all.insert(all.end(), headers.begin(), headers.end());
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return 0;
-  }
+  const int fd = connect_loopback(port);
+  if (fd < 0) return 0;
   std::string req = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\n";
   for (const auto& h : all) req += h + "\r\n";
   req += "\r\n";

@@ -26,8 +26,8 @@ using client::Connection;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-// A plain HTTP/1.1 GET over a raw socket: returns the status code and the body.
-inline std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path) {
+// A TCP connection to the server on loopback: its descriptor, or -1.
+inline int connect_loopback(std::uint16_t port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -35,8 +35,15 @@ inline std::pair<int, std::string> http_get(std::uint16_t port, const std::strin
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     ::close(fd);
-    return {0, ""};
+    return -1;
   }
+  return fd;
+}
+
+// A plain HTTP/1.1 GET over a raw socket: returns the status code and the body.
+inline std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path) {
+  const int fd = connect_loopback(port);
+  if (fd < 0) return {0, ""};
   const std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
   ::send(fd, req.data(), req.size(), 0);
   std::string resp;
