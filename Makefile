@@ -15,7 +15,7 @@ build: deps
 	cmake --build --preset default
 
 # The test suites, then every fuzz target for FUZZ_SMOKE_SECONDS each (scripts/fuzz.sh).
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 test: build
 	ctest --preset default
 	FUZZ_FRESH=1 scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
