@@ -8,12 +8,14 @@ packages=(
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-websockets
-  clang libclang-rt-14-dev
 )
-# The browser client's tests (tests/web) drive chromium from node; a node that brings its own
-# npm is kept as it is.
-packages+=(chromium)
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
+# CAMPFIRE_DEPS=build installs only what compiling the server needs (the container's build
+# stage); the default also brings the test tools: clang for the fuzz targets, and chromium with
+# node for the browser client's tests (a node that brings its own npm is kept as it is).
+if [[ "${CAMPFIRE_DEPS:-all}" != "build" ]]; then
+  packages+=(clang libclang-rt-14-dev chromium)
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
+fi
 
 missing=()
 for p in "${packages[@]}"; do
