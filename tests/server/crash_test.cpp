@@ -12,8 +12,6 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +24,7 @@
 #include "clients/common/connection.hpp"
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "tests/server/server_fixture.hpp"
 
 extern char** environ;
 
@@ -36,8 +35,6 @@ using client::Connection;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 
 std::uint16_t free_port() {
   asio::io_context ioc;
@@ -108,18 +105,6 @@ class ServerProcess {
   std::uint16_t port_;
 };
 
-json http_get_json(std::uint16_t port, const std::string& target) {
-  asio::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> req{http::verb::get, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  http::write(stream, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  return json::parse(res.body());
-}
 
 // A player seated in one room (the other seats are the server's bots), acting at random.
 struct Table {
@@ -294,7 +279,9 @@ TEST_F(CrashTest, KilledAgainAndAgainLosesNothingAcknowledged) {
   std::size_t compared = 0;
   for (Table& t : tables) {
     ASSERT_TRUE(t.over) << t.code << " (" << t.game << ") did not finish";
-    const json replay = http_get_json(port, "/api/replays/" + t.code);
+    const auto [status, body] = http_get(port, "/api/replays/" + t.code);
+    ASSERT_EQ(status, 200) << body;
+    const json replay = json::parse(body);
     ASSERT_EQ(replay.value("status", ""), "over") << replay.dump().substr(0, 300);
     const json& log = replay["log"];
     EXPECT_EQ(static_cast<long long>(log.size()), t.max_moves) << t.code;
