@@ -150,7 +150,13 @@ export async function play(page, locator, pick = 0) {
   if (await menu.count()) {
     const entries = page.locator('.action-bar button.action');
     const n = await entries.count();
-    await entries.nth(typeof pick === 'function' ? pick(n) : Math.min(pick, n - 1)).click();
+    try {
+      await entries.nth(typeof pick === 'function' ? pick(n) : Math.min(pick, n - 1)).click({ timeout: 3000 });
+    } catch (e) {
+      // Every action in the menu stopped being legal (the table moved on): nothing was played.
+      if (e.name === 'TimeoutError') return false;
+      throw e;
+    }
   }
   await page.waitForFunction((v) => {
     const b = document.querySelector('.board');

@@ -46,6 +46,20 @@ export class ActionBinder {
     return idx;
   }
 
+  // An open menu survives a new state (another seat moved while you were choosing) as long as
+  // some of its actions are still legal; their positions in the new `legal` list may differ.
+  carryMenu(state) {
+    if (!this.menu) return null;
+    const legal = state.legal || [];
+    const keys = legal.map((a) => JSON.stringify(a));
+    const indices = [];
+    for (const i of this.menu.indices) {
+      const j = keys.indexOf(JSON.stringify(this.legal[i]));
+      if (j >= 0 && !indices.includes(j)) indices.push(j);
+    }
+    return indices.length ? { ...this.menu, indices } : null;
+  }
+
   openMenu(title, indices, origin) {
     this.menu = { title, indices, origin };
     this.onMenu();
@@ -53,17 +67,26 @@ export class ActionBinder {
 
   // The action bar: the open menu if any, else every action no element claimed.
   renderBar(bar, { hideUnbound = false } = {}) {
+    // Redraw only when what the bar offers changed, so a button is not swapped out from under
+    // the pointer while other seats' moves arrive.
+    const free = this.menu || hideUnbound ? [] : this.legal.map((_, i) => i).filter((i) => !this.bound.has(i));
+    const shown = this.menu ? this.menu.indices : free;
+    const sig = JSON.stringify([this.menu?.title ?? null, shown.map((i) => [i, this.labels[i], this.legal[i]])]);
+    bar.binder = this;  // the bar's buttons act through whichever binder drew the table last
+    if (bar.dataset.sig === sig && bar.isConnected) return;
+    bar.dataset.sig = sig;
     clear(bar);
     if (this.menu) {
       const { title, indices } = this.menu;
       bar.append(h('div.menu-title', null, title));
       const row = h('div.menu-row');
-      for (const i of indices) row.append(this.button(i));
+      for (const i of indices) row.append(this.button(bar, i));
       row.append(
         h('button.secondary', { type: 'button', dataset: { key: 'menu-cancel' }, onclick: () => {
-          const origin = this.menu?.origin;
-          this.menu = null;
-          this.onMenu();
+          const now = bar.binder;
+          const origin = now.menu?.origin;
+          now.menu = null;
+          now.onMenu();
           if (origin?.dataset?.key) document.querySelector(`[data-key="${CSS.escape(origin.dataset.key)}"]`)?.focus();
         } }, 'Cancel'),
       );
@@ -71,20 +94,18 @@ export class ActionBinder {
       row.querySelector('button')?.focus();
       return;
     }
-    if (hideUnbound) return;
-    const free = this.legal.map((_, i) => i).filter((i) => !this.bound.has(i));
     if (free.length === 0) return;
     const row = h('div.menu-row');
-    for (const i of free) row.append(this.button(i));
+    for (const i of free) row.append(this.button(bar, i));
     bar.append(row);
   }
 
-  button(i) {
+  button(bar, i) {
     const label = this.labels[i] || JSON.stringify(this.legal[i]);
     return h('button.action', {
       type: 'button',
       dataset: { legal: '1', key: `act-${i}-${label}` },
-      onclick: () => this.send(i),
+      onclick: () => bar.binder.send(i),
     }, capitalise(label));
   }
 }

@@ -168,7 +168,7 @@ export class TableView {
     const s = this.state;
     if (!s) return;
     const focusKey = document.activeElement?.dataset?.key;
-    const menu = this.binder?.menu && this.binder.version === s.version ? this.binder.menu : null;
+    const menu = this.binder?.menu ? this.binder.carryMenu(s) : null;
     this.binder = new ActionBinder(s, (i) => this.act(i));
     this.binder.version = s.version;
     this.binder.menu = menu;
@@ -181,6 +181,7 @@ export class TableView {
     if (s.status === 'waiting') {
       this.board.append(this.waitingRoom());
       clear(this.bar);
+      delete this.bar.dataset.sig;
     } else {
       this.board.append(this.tableView());
       this.binder.renderBar(this.bar);
