@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libjemalloc-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-websockets
 )
 # CAMPFIRE_DEPS=build installs only what compiling the server needs (the container's build

@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   try {
     campfire::server::Server server(config);
     server.start();
-    spdlog::info("browser client from {}", config.web_root);
+    spdlog::info("browser client from {}; memory allocator: {}", config.web_root,
+                 CAMPFIRE_ALLOCATOR_NAME);
     server.run_until_signal();
   } catch (const std::exception& e) {
     spdlog::critical("cannot serve: {}", e.what());
