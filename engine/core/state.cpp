@@ -30,6 +30,8 @@ json Result::to_json() const {
   return j;
 }
 
+bool State::view_text(Seat, std::string&) const { return false; }
+
 Action State::fallback_action(Seat seat) const {
   std::vector<Action> legal;
   legal_actions(seat, legal);

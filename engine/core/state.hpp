@@ -57,6 +57,11 @@ class State {
   // The viewer's picture of the game, built from an allow-list of what that seat (or a
   // spectator) may see. Hidden cards are named by position, never by identity.
   virtual json view(Seat viewer) const = 0;
+  // The same view as JSON text, appended to `out`: exactly the bytes of view(viewer).dump().
+  // Games whose views are large or built often write it directly (see JsonOut) and return true;
+  // the default returns false and writes nothing, and the caller serialises view() itself. The
+  // generic engine tests hold every game that writes text to byte equality with view().
+  virtual bool view_text(Seat viewer, std::string& out) const;
   // The move a turn timer plays for a seat that let its time run out; by default the first
   // legal action. Games with a rule for it override.
   virtual Action fallback_action(Seat seat) const;

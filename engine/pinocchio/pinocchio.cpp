@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/json_out.hpp"
+
 namespace campfire::pinocchio {
 
 namespace {
@@ -140,6 +142,55 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
     if (over()) v["result"] = result().to_json();
     return v;
+  }
+
+  // The view above written as text: the pile grows all game long and every seat's view lists
+  // it after every move, so this is the room's hottest path. Keys in sorted order, as view()'s
+  // objects keep them.
+  bool view_text(Seat viewer, std::string& out) const override {
+    JsonOut w(out);
+    w.begin_object();
+    w.member("box", box_.size());
+    if (over()) {
+      w.key("current").null();
+    } else {
+      w.member("current", current_);
+    }
+    if (phase_ == Phase::kPlay) {
+      w.member("freeAnnouncement", free_);
+      if (free_) {
+        w.key("mustMatch").null();
+      } else {
+        w.member("mustMatch", item_code(pile_.back().announced));
+      }
+    }
+    w.key("noses").array(noses_);
+    w.member("phase", phase_name(phase_));
+    w.key("pile").begin_array();
+    for (const Claim& c : pile_) {
+      w.begin_object();
+      w.member("by", c.by);
+      if (!c.revealed && viewer == c.by) w.member("card", item_code(c.card));
+      w.member("challengeable", c.challengeable);
+      if (c.revealed) w.member("challenger", c.challenger);
+      w.member("claim", item_code(c.announced));
+      w.member("free", c.free);
+      if (c.revealed) {
+        w.member("revealed", item_code(c.card));
+        w.member("truthful", c.truthful);
+      }
+      w.end_object();
+    }
+    w.end_array();
+    if (over()) w.key("result").raw(result().to_json().dump());
+    w.key("stacks").begin_array();
+    for (const auto& s : stacks_) w.value(s.size());
+    w.end_array();
+    if (phase_ == Phase::kPlay && viewer == current_) {
+      w.member("yourCard", item_code(stacks_[current_].back()));
+    }
+    w.end_object();
+    return true;
   }
 
   Action fallback_action(Seat seat) const override {

@@ -135,6 +135,7 @@ struct LeakStats {
   long changed_other = 0;     // states where re-dealing for some seat changed another's view
   long exposures = 0;         // (state, viewer, other) where other sees a card viewer cannot
   long exposures_changed = 0; // ...and re-dealing viewer's hidden cards changed other's view
+  long text_views = 0;        // views also written as text by the game and compared
 };
 
 class GenericGameTest : public ::testing::TestWithParam<Case> {
@@ -289,6 +290,16 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
 
   // Clone, then no-leak: re-dealing what a viewer cannot see must not change what it observes.
   void check_views(const State& s, Rng& rng, LeakStats& stats) {
+    // A game that writes its views as text writes exactly the bytes of view().dump().
+    for (Seat v = kSpectator; v < s.seats(); ++v) {
+      std::string text;
+      if (s.view_text(v, text)) {
+        ++stats.text_views;
+        EXPECT_EQ(text, s.view(v).dump()) << "view_text differs from view() for viewer " << v;
+      } else {
+        EXPECT_TRUE(text.empty()) << "view_text wrote text but said it had not";
+      }
+    }
     const auto before = all_observations(game(), s);
     auto copy = s.clone();
     EXPECT_TRUE(copy->equals(s)) << "a clone differs from its original";
@@ -460,7 +471,8 @@ TEST_P(GenericGameTest, RandomPlayouts) {
   std::cout << "[ stats    ] " << c.name << ": " << playouts << " playouts, " << stats.steps << " actions, " << stats.states
             << " states deep-checked, " << stats.checked << " re-deals; another seat's view "
             << "changed in " << stats.changed_other << " states; " << stats.exposures_changed
-            << "/" << stats.exposures << " exposures visible\n";
+            << "/" << stats.exposures << " exposures visible; " << stats.text_views
+            << " text views compared\n";
   if (HasFailure() || only) return;
   // Non-vacuity: where another seat sees a card this viewer cannot, re-dealing must show.
   if (stats.exposures >= 20) {
