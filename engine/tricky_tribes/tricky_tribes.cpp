@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/json_out.hpp"
 #include "engine/core/standard_cards.hpp"
 
 namespace campfire::tricky_tribes {
@@ -419,6 +420,158 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     }
     if (over()) v["result"] = result().to_json();
     return v;
+  }
+
+  // The view above written as text (the room's hot path), keys in sorted order as view()'s
+  // objects keep them.
+  bool view_text(Seat viewer, std::string& out) const override {
+    JsonOut w(out);
+    const auto tribe = [&](int t) {
+      if (t == dummy()) {
+        w.value("dummy");
+      } else {
+        w.value(t);
+      }
+    };
+    const auto cards = [&](const std::vector<Card>& cs) {
+      w.begin_array();
+      for (Card c : cs) w.value(st::code(c));
+      w.end_array();
+    };
+    const bool seated = viewer >= 0 && viewer < cfg_.seats;
+    const bool tricks = phase_ == Phase::kTricks;
+    w.begin_object();
+    if (tricks) {
+      w.key("currentTrick").begin_object();
+      w.key("by").begin_array();
+      for (int i = 0; i < trick_count_; ++i) tribe(trick_by_[i]);
+      w.end_array();
+      w.key("cards").begin_array();
+      for (int i = 0; i < trick_count_; ++i) {
+        if ((i == 0 && open_) || trick_by_[i] == viewer) {
+          w.value(st::code(trick_[i]));
+        } else {
+          w.null();
+        }
+      }
+      w.end_array();
+      w.key("open");
+      if (trick_count_ > 0) {
+        w.value(open_);
+      } else {
+        w.null();
+      }
+      w.end_object();
+    }
+    w.member("dealer", dealer_);
+    w.member("deck", stock_.size());
+    w.key("discards");
+    cards(open_discards_);
+    w.member("dummy", cfg_.dummy);
+    if (cfg_.dummy) {
+      w.key("dummyStack");
+      cards(stacks_[dummy()]);
+    }
+    w.member("endMode", cfg_.end == EndMode::kTarget        ? "target"
+                        : cfg_.end == EndMode::kFixedRounds ? "fixedRounds"
+                                                            : "manual");
+    if (phase_ == Phase::kExchange) {
+      w.key("exchange").begin_array();
+      for (Seat s = 0; s < cfg_.seats; ++s) {
+        const std::uint8_t e = exchange_[s];
+        w.value(e & kSkipped                      ? "kept"
+                : (e & kDrew) && (e & kDiscarded) ? "exchanged"
+                : e & kDrew                       ? "drew"
+                : e & kDiscarded                  ? "discarded"
+                                                  : "deciding");
+      }
+      w.end_array();
+    }
+    if (tricks) w.member("forcedOpen", forced_open_);
+    if (seated) {
+      w.key("hand");
+      cards(hands_[viewer]);
+    }
+    w.key("handCounts").begin_array();
+    for (const auto& h : hands_) w.value(h.size());
+    w.end_array();
+    w.member("hiddenDiscards", hidden_discards_.size());
+    if (round_ > 1 || phase_ == Phase::kVote || over()) {
+      w.key("lastRoundPoints").begin_array();
+      for (Seat s = 0; s < cfg_.seats; ++s) w.value(round_points_[s]);
+      w.end_array();
+    }
+    if (last_.count > 0) {
+      w.key("lastTrick").begin_object();
+      w.key("by").begin_array();
+      for (int i = 0; i < last_.count; ++i) tribe(last_.by[i]);
+      w.end_array();
+      w.key("cards").begin_array();
+      for (int i = 0; i < last_.count; ++i) w.value(st::code(last_.cards[i]));
+      w.end_array();
+      w.key("collected").begin_array();
+      for (int i = 0; i < last_.count; ++i) {
+        if (last_.taken[i]) w.value(st::code(last_.cards[i]));
+      }
+      w.end_array();
+      w.key("collector");
+      tribe(last_.taker);
+      w.member("kind", kind_name(last_.kind));
+      w.key("loser");
+      if (last_.loser >= 0) {
+        tribe(last_.loser);
+      } else {
+        w.null();
+      }
+      w.key("winner");
+      if (last_.winner >= 0) {
+        tribe(last_.winner);
+      } else {
+        w.null();
+      }
+      w.end_object();
+    }
+    if (tricks) {
+      w.key("leader");
+      tribe(leader_);
+      w.key("next");
+      tribe(next_);
+    }
+    w.key("order").begin_array();
+    int t = first_leader();
+    for (int i = 0; i < tribes(); ++i, t = next_tribe(t)) tribe(t);
+    w.end_array();
+    w.member("phase", phase_name());
+    if (over()) w.key("result").raw(result().to_json().dump());
+    w.member("round", round_);
+    if (cfg_.end == EndMode::kFixedRounds) w.member("rounds", cfg_.rounds);
+    if (cfg_.teams != Teams::kNone) {
+      w.key("sideSolo").array(solo_);
+      w.key("sides").array(side_);
+    }
+    w.key("stackPoints").begin_array();
+    for (Seat s = 0; s < cfg_.seats; ++s) w.value(stack_points(s));
+    w.end_array();
+    w.key("stacks").begin_array();
+    for (Seat s = 0; s < cfg_.seats; ++s) cards(stacks_[s]);
+    w.end_array();
+    if (cfg_.end == EndMode::kTarget) w.member("target", cfg_.target);
+    w.key("toAct").begin_array();
+    to_act().for_each([&](Seat s) { w.value(s); });
+    w.end_array();
+    w.key("totals").array(totals_);
+    w.member("trick", tricks_done_ + (tricks ? 1 : 0));
+    w.member("tricksPerRound", cfg_.hand);
+    if (phase_ == Phase::kVote) {
+      w.key("voted").begin_array();
+      for (Seat s = 0; s < cfg_.seats; ++s) w.value(votes_[s] != 0);
+      w.end_array();
+      if (seated && votes_[viewer] != 0) {
+        w.member("yourVote", votes_[viewer] == kStop ? "end-game" : "next-round");
+      }
+    }
+    w.end_object();
+    return true;
   }
 
   Action fallback_action(Seat seat) const override {

@@ -124,6 +124,36 @@ int total_points(const Cards& stack) {
 }
 
 // TT-T1, Example 1: an open red 3 is collected by the highest red.
+// The room writes Tricky Tribes' views as text: with teams and a dummy tribe, through
+// exchange, tricks and the vote, every seat's and a spectator's text is the tree's dump.
+TEST(TrickyTribes, ViewTextIsTheViewAllGameLong) {
+  const std::vector<std::pair<int, json>> setups = {
+      {4, {{"teams", "pairs"}, {"endMode", "fixedRounds"}, {"rounds", 2}}},
+      {3, {{"dummy", "yes"}, {"endMode", "manual"}}},
+      {2, {{"target", 10}}},
+  };
+  for (const auto& [seats, options] : setups) {
+    SCOPED_TRACE(options.dump());
+    auto created = Match::create(game(), seats, options, 11);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    Match m = std::move(*created);
+    int steps = 0;
+    for (; steps < 5000; ++steps) {
+      for (Seat v = kSpectator; v < seats; ++v) {
+        std::string text;
+        ASSERT_TRUE(m.state().view_text(v, text));
+        ASSERT_EQ(text, m.state().view(v).dump()) << "viewer " << v << " after " << steps << " moves";
+      }
+      if (m.state().over()) break;
+      const Seat seat = m.state().to_act().first();
+      const auto legal = m.state().legal_actions(seat);
+      Events events;
+      ASSERT_FALSE(m.apply(seat, legal[static_cast<std::size_t>(steps) % legal.size()], events));
+    }
+    EXPECT_TRUE(m.state().over());
+  }
+}
+
 TEST(TrickyTribes, T1_Example1_OpenRedTrick) {
   Match m = start(4, {{"3H"}, {"4S"}, {"JH"}, {"QD"}});
   skip_exchange(m);
