@@ -345,14 +345,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
 
     if (phase_ == Phase::kExchange) {
       json progress = json::array();
-      for (Seat s = 0; s < cfg_.seats; ++s) {
-        const std::uint8_t e = exchange_[s];
-        progress.push_back(e & kSkipped                      ? "kept"
-                           : (e & kDrew) && (e & kDiscarded) ? "exchanged"
-                           : e & kDrew                       ? "drew"
-                           : e & kDiscarded                  ? "discarded"
-                                                             : "deciding");
-      }
+      for (Seat s = 0; s < cfg_.seats; ++s) progress.push_back(exchange_word(exchange_[s]));
       v["exchange"] = std::move(progress);
     }
     if (phase_ == Phase::kTricks) {
@@ -477,14 +470,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
                                                             : "manual");
     if (phase_ == Phase::kExchange) {
       w.key("exchange").begin_array();
-      for (Seat s = 0; s < cfg_.seats; ++s) {
-        const std::uint8_t e = exchange_[s];
-        w.value(e & kSkipped                      ? "kept"
-                : (e & kDrew) && (e & kDiscarded) ? "exchanged"
-                : e & kDrew                       ? "drew"
-                : e & kDiscarded                  ? "discarded"
-                                                  : "deciding");
-      }
+      for (Seat s = 0; s < cfg_.seats; ++s) w.value(exchange_word(exchange_[s]));
       w.end_array();
     }
     if (tricks) w.member("forcedOpen", forced_open_);
@@ -697,6 +683,14 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
   }
   int first_leader() const { return cfg_.dummy ? dummy() : (dealer_ + 1) % cfg_.seats; }
 
+  // Where a seat is in the exchange, as views show it.
+  static const char* exchange_word(std::uint8_t e) {
+    return e & kSkipped                      ? "kept"
+           : (e & kDrew) && (e & kDiscarded) ? "exchanged"
+           : e & kDrew                       ? "drew"
+           : e & kDiscarded                  ? "discarded"
+                                             : "deciding";
+  }
   json tribe_json(int t) const { return t == dummy() ? json("dummy") : json(t); }
   std::string tribe_name(int t) const {
     return t == dummy() ? std::string("the Dummy Tribe") : seat_ref(t);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "engine/core/match.hpp"
 
 namespace campfire::testing {
@@ -36,6 +38,26 @@ inline std::string refusal(Match& m, Seat seat, const json& action) {
   Events ev;
   auto err = m.apply(seat, *a, ev);
   return err ? err->code : "";
+}
+
+// Plays `m` to its end (or `max_moves`), each move the legal action at (move number mod count)
+// of the first seat to act, checking before every move and at the end that every seat's and a
+// spectator's text view is written and is exactly view().dump(). Returns the moves played.
+inline int expect_text_views_all_game(Match& m, int max_moves = 5000) {
+  int moves = 0;
+  for (;; ++moves) {
+    for (Seat v = kSpectator; v < m.state().seats(); ++v) {
+      std::string text;
+      EXPECT_TRUE(m.state().view_text(v, text)) << "viewer " << v << " has no text view";
+      EXPECT_EQ(text, m.state().view(v).dump()) << "viewer " << v << " after " << moves << " moves";
+      if (::testing::Test::HasFailure()) return moves;
+    }
+    if (m.state().over() || moves >= max_moves) return moves;
+    const Seat seat = m.state().to_act().first();
+    const auto legal = m.state().legal_actions(seat);
+    Events events;
+    EXPECT_FALSE(m.apply(seat, legal[static_cast<std::size_t>(moves) % legal.size()], events));
+  }
 }
 
 }  // namespace campfire::testing

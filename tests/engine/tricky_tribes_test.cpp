@@ -136,21 +136,8 @@ TEST(TrickyTribes, ViewTextIsTheViewAllGameLong) {
     SCOPED_TRACE(options.dump());
     auto created = Match::create(game(), seats, options, 11);
     ASSERT_TRUE(created.ok()) << created.error().message;
-    Match m = std::move(*created);
-    int steps = 0;
-    for (; steps < 5000; ++steps) {
-      for (Seat v = kSpectator; v < seats; ++v) {
-        std::string text;
-        ASSERT_TRUE(m.state().view_text(v, text));
-        ASSERT_EQ(text, m.state().view(v).dump()) << "viewer " << v << " after " << steps << " moves";
-      }
-      if (m.state().over()) break;
-      const Seat seat = m.state().to_act().first();
-      const auto legal = m.state().legal_actions(seat);
-      Events events;
-      ASSERT_FALSE(m.apply(seat, legal[static_cast<std::size_t>(steps) % legal.size()], events));
-    }
-    EXPECT_TRUE(m.state().over());
+    campfire::testing::expect_text_views_all_game(*created);
+    EXPECT_TRUE(created->state().over());
   }
 }
 
