@@ -34,13 +34,14 @@ function freePort() {
 }
 
 // opts.botDelayMs: how long the server's bots think (short by default, so games move on).
-export async function startServer({ botDelayMs = 150 } = {}) {
+export async function startServer({ botDelayMs = 150, adminToken = null } = {}) {
   assert.ok(existsSync(serverBinary), `campfire-server not found at ${serverBinary} (build it first)`);
   const port = await freePort();
   // Each server keeps its journal in a directory of its own, removed when it stops.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'campfire-web-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--test-mode', '--web-root', path.join(sourceDir, 'clients/web'),
     '--log-level', 'warn', '--bot-delay-ms', String(botDelayMs), '--data-dir', dataDir];
+  if (adminToken) args.push('--admin-token', adminToken);
   const proc = spawn(serverBinary, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15000;

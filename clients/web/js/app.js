@@ -8,6 +8,8 @@ import { TableView } from './table.js';
 
 const app = document.getElementById('app');
 const connStatus = document.getElementById('conn-status');
+const siteNotice = document.getElementById('site-notice');
+let siteNoticeTimer = null;
 
 let games = [];
 let table = null;          // the TableView of the room on screen
@@ -40,7 +42,26 @@ function gameName(id) {
 
 // ---------- server pushes ----------
 
+// A word from the operator (or the server, before a restart) to everyone connected: shown on
+// top of whatever screen is up, and in the table's log.
+function showSiteNotice(msg) {
+  clearTimeout(siteNoticeTimer);
+  const restart = msg.reason === 'restart';
+  clear(siteNotice).append(
+    h('span.site-notice-text', null, `${restart ? 'Server' : 'Operator'}: ${msg.text}`),
+    h('button.secondary.small', { type: 'button', 'aria-label': 'Dismiss', onclick: () => { siteNotice.hidden = true; } }, '×'),
+  );
+  siteNotice.dataset.reason = msg.reason || '';
+  siteNotice.hidden = false;
+  siteNoticeTimer = setTimeout(() => { siteNotice.hidden = true; }, 30000);
+  table?.addLog(`${restart ? 'Server' : 'Operator'}: ${msg.text}`, 'event');
+}
+
 function push(msg) {
+  if (msg.type === 'notice') {
+    showSiteNotice(msg);
+    return;
+  }
   if (!table || !room) return;
   if (msg.room && msg.room !== room.code) return;
   switch (msg.type) {
@@ -55,6 +76,12 @@ function push(msg) {
       break;
     case 'game_over':
       table.gameOver(msg);
+      break;
+    case 'room_closed':
+      // The operator closed the room: there is nothing to rejoin.
+      room.mode = 'none';
+      forgetSeat(room.code);
+      table.closed(msg.reason);
       break;
     case 'error':
       if (msg.code === 'replaced') {

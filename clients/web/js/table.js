@@ -101,6 +101,14 @@ export class TableView {
     this.pushLog(li);
   }
 
+  // The room is gone (closed by the operator): say so, and offer nothing more to play.
+  closed(reason) {
+    this.isClosed = true;
+    this.addLog(`The room was closed${reason ? `: ${reason}` : ''}.`, 'event');
+    this.render();
+    this.showNotice(`This room was closed by the operator${reason ? ` (${reason})` : ''}. Leave to find another.`, 'warn');
+  }
+
   gameOver(msg) {
     this.result = msg.result;
     this.render();
@@ -169,14 +177,14 @@ export class TableView {
     if (!s) return;
     const focusKey = document.activeElement?.dataset?.key;
     const menu = this.binder?.menu ? this.binder.carryMenu(s) : null;
-    this.binder = new ActionBinder(s, (i) => this.act(i));
+    this.binder = new ActionBinder(this.isClosed ? { legal: [], labels: [] } : s, (i) => this.act(i));
     this.binder.version = s.version;
     this.binder.menu = menu;
     this.binder.onMenu = () => this.renderBarOnly();
     this.renderHead();
     clear(this.board);
     this.board.dataset.version = String(s.version);
-    this.board.dataset.status = s.status;
+    this.board.dataset.status = this.isClosed ? 'closed' : s.status;
     this.board.dataset.game = s.game;
     if (s.status === 'waiting') {
       this.board.append(this.waitingRoom());
@@ -184,7 +192,12 @@ export class TableView {
       delete this.bar.dataset.sig;
     } else {
       this.board.append(this.tableView());
-      this.binder.renderBar(this.bar);
+      if (this.isClosed) {
+        clear(this.bar);
+        delete this.bar.dataset.sig;
+      } else {
+        this.binder.renderBar(this.bar);
+      }
       if (this.result) this.board.append(this.resultPanel());
     }
     this.updateCountdown();
@@ -215,7 +228,8 @@ export class TableView {
     }, 'Copy link');
     const linkBox = h('input.share-link', { type: 'text', readonly: true, value: link, 'aria-label': 'Join link', onfocus: (e) => e.target.select() });
     let who;
-    if (s.status === 'waiting') who = 'Waiting for players';
+    if (this.isClosed) who = 'Room closed';
+    else if (s.status === 'waiting') who = 'Waiting for players';
     else if (s.status === 'over') who = 'Game over';
     else if (s.legal.length) who = 'Your move';
     else if (s.toAct.length) who = `Waiting for ${s.toAct.map((t) => this.name(t)).join(', ')}`;
@@ -227,7 +241,7 @@ export class TableView {
         s.seat === null ? h('span.badge', null, 'watching') : null,
         h('button.secondary.small', { type: 'button', onclick: () => this.onLeave() }, 'Leave')),
       h('div.head-line.share', null, linkBox, copy),
-      h('div.turn-line', { class: s.legal.length ? 'my-turn' : '' }, who),
+      h('div.turn-line', { class: s.legal.length && !this.isClosed ? 'my-turn' : '' }, who),
     );
   }
 
@@ -253,7 +267,7 @@ export class TableView {
   seatBox(seat, extra) {
     const s = this.state;
     const p = s.players[seat];
-    const acting = (s.toAct || []).includes(seat);
+    const acting = !this.isClosed && (s.toAct || []).includes(seat);
     const box = h('div.seat', {
       class: [acting ? 'acting' : '', seat === s.seat ? 'me' : '', p && !p.connected ? 'away' : ''].filter(Boolean).join(' '),
       dataset: { seat: String(seat) },
