@@ -57,21 +57,6 @@ namespace {
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-// Nothing is kept: completions run at once.
-class NullJournal final : public Journal {
- public:
-  bool durable() const override { return false; }
-  void write(Record, Done done) override {
-    if (done) done(true);
-  }
-  void flush() override {}
-  std::vector<StoredRoom> live(std::int64_t) override { return {}; }
-  std::optional<StoredRoom> load(const std::string&) override { return std::nullopt; }
-  bool has(const std::string&) override { return false; }
-  std::size_t prune(std::int64_t) override { return 0; }
-  Stats stats() const override { return {}; }
-};
-
 // A prepared statement, reset after every use.
 class Stmt {
  public:

@@ -108,6 +108,22 @@ class Journal {
   std::function<void(std::chrono::nanoseconds, std::size_t records)> on_commit;
 };
 
+// Nothing is kept: writes complete at once, nothing is live or loadable (`--journal none`).
+// Tests derive from it for journals that only need to see or hold back the writes.
+class NullJournal : public Journal {
+ public:
+  bool durable() const override { return false; }
+  void write(Record, Done done) override {
+    if (done) done(true);
+  }
+  void flush() override {}
+  std::vector<StoredRoom> live(std::int64_t) override { return {}; }
+  std::optional<StoredRoom> load(const std::string&) override { return std::nullopt; }
+  bool has(const std::string&) override { return false; }
+  std::size_t prune(std::int64_t) override { return 0; }
+  Stats stats() const override { return {}; }
+};
+
 // kind "sqlite" (a file `campfire.db` in `dir`) or "none" (nothing kept). `fsync` makes every commit
 // wait for the disk (survives power loss; slower). Throws std::runtime_error when it cannot open.
 std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync);

@@ -406,13 +406,20 @@ TEST(SpiderMonkey, T8_QueenLook) {
   EXPECT_EQ(view(m, 0).dump().find("7H"), std::string::npos) << "the view keeps it hidden";
 }
 
-// SM-T9: a discarded Jack swaps P2#1 with P4#3; both stay hidden, everyone sees the swap.
-TEST(SpiderMonkey, T9_JackSwap) {
+// Seat 0 of the four-seat deal draws the Jack of Spades and discards it: the peek and then the
+// slap window have run out, and its Jack power is to be used.
+Match jack_power() {
   Match m = start(kFour, "9C", {"JS"});
   timeout(m);
   play(m, 0, kDraw);
   play(m, 0, kDiscardDrawn);
   timeout(m);
+  return m;
+}
+
+// SM-T9: a discarded Jack swaps P2#1 with P4#3; both stay hidden, everyone sees the swap.
+TEST(SpiderMonkey, T9_JackSwap) {
+  Match m = jack_power();
   EXPECT_EQ(view(m, 0)["power"], "jack");
   // USE_JACK{P2#1, P4#3} is sent as two picks.
   EXPECT_EQ(m.state().legal_actions(0).size(), 16u + 1u) << "any of the 16 slots, or skip";
@@ -442,11 +449,7 @@ TEST(SpiderMonkey, T9_JackSwap) {
 // A turn timer running out after the first pick of a Jack swap completes the swap: skipping is no
 // longer legal, so the fallback must not be skip-power (found by fuzzing).
 TEST(SpiderMonkey, FallbackAfterTheFirstJackPickCompletesTheSwap) {
-  Match m = start(kFour, "9C", {"JS"});
-  timeout(m);
-  play(m, 0, kDraw);
-  play(m, 0, kDiscardDrawn);
-  timeout(m);
+  Match m = jack_power();
   EXPECT_EQ(m.game().action_to_json(m.state().fallback_action(0)), kSkipPower)
       << "nothing picked yet";
   play(m, 0, jack(3, 3));

@@ -131,19 +131,13 @@ TEST_F(JournalStore, ADuplicateActionFailsItsBatchAndKeepsTheRest) {
 // --- Frames wait for the journal -------------------------------------------------------------
 
 // A journal whose writes complete only when the test says so.
-class ManualJournal final : public Journal {
+class ManualJournal final : public NullJournal {
  public:
   bool durable() const override { return true; }
   void write(Record record, Done done) override {
     records.push_back(record);
     pending.push_back(std::move(done));
   }
-  void flush() override {}
-  std::vector<StoredRoom> live(std::int64_t) override { return {}; }
-  std::optional<StoredRoom> load(const std::string&) override { return std::nullopt; }
-  bool has(const std::string&) override { return false; }
-  std::size_t prune(std::int64_t) override { return 0; }
-  Stats stats() const override { return {}; }
   void complete(bool ok) {
     auto all = std::move(pending);
     pending.clear();
