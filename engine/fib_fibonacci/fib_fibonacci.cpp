@@ -722,6 +722,9 @@ class FibState final : public StateBase<FibState> {
     runs_ = std::move(kept);
     bases_.clear();
     side_.clear();
+    // A refill that empties the table leaves only a joker playable (rule 1): an open rule-8
+    // chance ends with it (docs/rules/fib-fibonacci.md FF-11).
+    if (table_empty()) pair_chance_ = kNoCard;
     events.emit(Audience::all(), [&] {
       json codes = json::array();
       std::string list;

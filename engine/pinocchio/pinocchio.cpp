@@ -113,9 +113,6 @@ class PinocchioState final : public StateBase<PinocchioState> {
       json entry = json::object();
       auto& o = entry.get_ref<json::object_t&>();
       o.emplace_hint(o.end(), "by", c.by);
-      if (!c.revealed && viewer == c.by) {
-        o.emplace_hint(o.end(), "card", item_code(c.card));  // you saw it when you played it
-      }
       o.emplace_hint(o.end(), "challengeable", c.challengeable);
       if (c.revealed) o.emplace_hint(o.end(), "challenger", c.challenger);
       o.emplace_hint(o.end(), "claim", item_code(c.announced));
@@ -170,7 +167,6 @@ class PinocchioState final : public StateBase<PinocchioState> {
     for (const Claim& c : pile_) {
       w.begin_object();
       w.member("by", c.by);
-      if (!c.revealed && viewer == c.by) w.member("card", item_code(c.card));
       w.member("challengeable", c.challengeable);
       if (c.revealed) w.member("challenger", c.challenger);
       w.member("claim", item_code(c.announced));
@@ -218,8 +214,9 @@ class PinocchioState final : public StateBase<PinocchioState> {
       }
     }
     for (Card& c : box_) out.push_back(&c);
+    // A seat's own played cards too: it was told each once and must remember it (PI-13).
     for (Claim& c : pile_) {
-      if (!c.revealed && c.by != viewer) out.push_back(&c.card);
+      if (!c.revealed) out.push_back(&c.card);
     }
   }
 

@@ -18,8 +18,10 @@
 //
 // Views: public are stack sizes, the box count, every announcement (who, what, free or not,
 // challengeable or not), challenge outcomes with the revealed card, noses, phase and current
-// player. A seat also sees its top card during its own play step and the true cards it played
-// itself (it saw them). Nobody sees stacks, the box or unrevealed pile cards.
+// player. A seat also sees its top card during its own play step. The card it then plays is told
+// to it once, in a private "played" event, and must be remembered: no view shows an unrevealed
+// pile card, not even to the seat that played it (docs/rules/pinocchio.md PI-13). Nobody sees
+// stacks or the box.
 #pragma once
 
 #include <string>

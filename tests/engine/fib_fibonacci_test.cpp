@@ -730,10 +730,10 @@ TEST(FibFibonacci, SmallWildReplacesFourAndRestart) {
   EXPECT_EQ(run_values(m, 2), std::vector<int>{2});
 }
 
-// FF-11's edge case meets FF-13's last line: the opponent's 7♠ closed the only run, and the
-// refill at the start of this turn took it and left the table empty. The rule text's rule 1
-// ("no cards on the table: only the joker") decides: no pair play.
-TEST(FibFibonacci, EmptyTableAfterRefillOutranksPairChance) {
+// FF-11 meets FF-13: the opponent's 7♠ closed the only run, and the refill at the start of this
+// turn took it and left the table empty. Rule 1 ("no cards on the table: only the joker") wins:
+// the pair chance is gone, and the view says so.
+TEST(FibFibonacci, EmptyTableAfterRefillEndsThePairChance) {
   Match m = start(deal({"X1", "2C", "8S", "3C", "3H"}, {"5D", "7S", "2D", "3D", "8H"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("5D", 0));
@@ -749,11 +749,62 @@ TEST(FibFibonacci, EmptyTableAfterRefillOutranksPairChance) {
   const json v = view(m, 0);
   EXPECT_EQ(v["tableEmpty"], true);
   EXPECT_EQ(v["drawPile"], 3);
-  EXPECT_EQ(v["pairChance"]["partner"], "8S");
+  EXPECT_EQ(v["pairChance"], nullptr) << "the view offers no chance the rules refuse";
   expect_refused(m, 0, pair("8S"), "illegal_action");
   for (const json& move : legal_json(m, 0)) {
     EXPECT_TRUE(move["move"] == "draw" || move["move"] == "joker") << move.dump();
   }
+}
+
+// FF-11: when the refill shuffles the opponent's 7♠ away but another run stays on the table,
+// the pair chance stands: 8♠ still goes to the side area.
+TEST(FibFibonacci, RefillLeavingTheTableKeepsThePairChance) {
+  Match m = start(deal({"X1", "2C", "8S", "3C", "3H"}, {"5D", "7S", "X2", "3D", "8H"}));
+  play(m, 0, joker("X1", "2C", "A"));  // runs 0 and 1
+  play(m, 1, joker("X2", "3D", "B"));  // runs 2 and 3
+  play(m, 0, kDrawMove);
+  play(m, 1, run("5D", 0));
+  for (int i = 0; i < 15; ++i) play(m, current(m), kDrawMove);  // turns 5..19 empty the pile
+  // Turn 20: the refill takes both jokers; 2-5 and 3 float.
+  ASSERT_EQ(view(m, 1)["drawPile"], 2);
+  ASSERT_EQ(view(m, 1)["runs"].size(), 2u);
+  play(m, 1, kDrawMove);
+  play(m, 0, kDrawMove);
+  // Turn 22: nothing to refill; seat 1 closes 2-5 with 7♠.
+  EXPECT_EQ(view(m, 1)["dryRepeats"], 1);
+  play(m, 1, run("7S", 0));
+  // Turn 23: the refill takes 2-5-7♠; the 3 floats on.
+  const json v = view(m, 0);
+  EXPECT_EQ(v["tableEmpty"], false);
+  EXPECT_EQ(v["drawPile"], 3);
+  EXPECT_EQ(run_values(m, 0), std::vector<int>{3});
+  EXPECT_EQ(v["pairChance"]["card"], "7S");
+  EXPECT_EQ(v["pairChance"]["partner"], "8S");
+  play(m, 0, pair("8S"));
+  EXPECT_EQ(view(m, 1)["sideArea"], json({"8S"}));
+}
+
+// FF-11: a 6 declared 7 or 8 is not a natural 7 or 8, and opens no pair chance.
+TEST(FibFibonacci, SixDeclaredSevenOrEightOpensNoPairChance) {
+  // 2-5-6(=7): seat 0 holds 8♣ and 8♦ (the 6 is a club or a diamond).
+  Match m = start(deal({"X1", "2C", "8C", "8D", "3C"}, {"5D", "6C", "3D", "2D", "3H"}));
+  play(m, 0, joker("X1", "2C", "A"));
+  play(m, 1, run("5D", 0));
+  play(m, 0, kDrawMove);
+  play(m, 1, run("6C", 0, 7));
+  EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 5, 7}));
+  EXPECT_EQ(view(m, 0)["pairChance"], nullptr);
+  for (const json& move : legal_json(m, 0)) EXPECT_NE(move["move"], "pair") << move.dump();
+  expect_refused(m, 0, pair("8C"), "illegal_action");
+  // 2-3-5-6(=8) likewise.
+  Match n = start(deal({"X1", "2C", "7C", "7D", "5C"}, {"3D", "6D", "2D", "3H", "8H"}));
+  play(n, 0, joker("X1", "2C", "A"));
+  play(n, 1, run("3D", 0));
+  play(n, 0, run("5C", 0));
+  play(n, 1, run("6D", 0, 8));
+  EXPECT_EQ(run_values(n, 0), (std::vector<int>{2, 3, 5, 8}));
+  EXPECT_EQ(view(n, 0)["pairChance"], nullptr);
+  expect_refused(n, 0, pair("7D"), "illegal_action");
 }
 
 // Every legal move can be put into words for a person, and the words name real cards.

@@ -301,14 +301,32 @@ TEST(Pinocchio, TrueMeansBothTypeAndColour) {
   EXPECT_EQ(view(m, 0)["noses"], json({0, 1, 0}));
 }
 
-// A seat sees the true cards it played, nobody else does until a challenge reveals them.
-TEST(Pinocchio, PlayedCardsStayPrivate) {
+// PI-13: a seat learns the true card it played once, in a "played" event nobody else gets; no
+// view shows it afterwards, not even the player's own, until a challenge turns it over.
+TEST(Pinocchio, PlayedCardsAreToldOnceAndPrivately) {
   Match m = start(3, {"red-hat", "blue-shoes"});
-  play(m, 0, say("yellow", "hat"));
-  EXPECT_EQ(view(m, 0)["pile"][0]["card"], "red-hat");
-  EXPECT_FALSE(view(m, 1)["pile"][0].contains("card"));
-  EXPECT_FALSE(view(m, kSpectator)["pile"][0].contains("card"));
-  EXPECT_EQ(view(m, 1)["pile"][0]["claim"], "yellow-hat");
+  auto a = game().action_from_json(say("yellow", "hat"));
+  Events ev;
+  ASSERT_FALSE(m.apply(0, *a, ev));
+  int told = 0;
+  for (const Event& e : ev.list()) {
+    if (e.body["type"] == "played") {
+      ++told;
+      EXPECT_EQ(e.to.seats, SeatSet::of(0)) << "only the player who played it";
+      EXPECT_FALSE(e.to.everyone);
+      EXPECT_EQ(e.body["card"], "red-hat");
+    } else {
+      EXPECT_EQ(e.body.dump().find("red-hat"), std::string::npos) << e.body.dump();
+    }
+  }
+  EXPECT_EQ(told, 1);
+  for (Seat v : {Seat(0), Seat(1), Seat(2), kSpectator}) {
+    EXPECT_FALSE(view(m, v)["pile"][0].contains("card")) << "viewer " << v;
+    EXPECT_EQ(view(m, v).dump().find("red-hat"), std::string::npos) << "viewer " << v;
+    EXPECT_EQ(view(m, v)["pile"][0]["claim"], "yellow-hat");
+  }
+  play(m, 1, kChallengeMove);
+  EXPECT_EQ(view(m, 2)["pile"][0]["revealed"], "red-hat") << "a challenge shows it to all";
 }
 
 // Malformed announcements are refused with a clear message and change nothing.
