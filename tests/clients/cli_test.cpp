@@ -55,12 +55,12 @@ TEST_F(CampfireCli, ScriptedCommandsPlayAGameToTheEnd) {
   EXPECT_TRUE(has(out, "pinocchio  Pinocchio, 2-6 seats")) << out;
   EXPECT_TRUE(has(out, "startSeat=0  (int 0..5)")) << out;
   EXPECT_TRUE(has(out, "joined room ")) << out;
-  EXPECT_TRUE(has(out, "seat 1  Bot 2 [bot]")) << out;
+  EXPECT_TRUE(has(out, "seat 2  Bot 2 [bot]")) << out;
   EXPECT_TRUE(has(out, "3/3 seats, waiting")) << out;
   EXPECT_TRUE(has(out, "Andrea: hello table")) << out;
   EXPECT_TRUE(has(out, "your move (type its number):")) << out;
   EXPECT_TRUE(has(out, "1. play your card as ")) << out;
-  EXPECT_TRUE(has(out, "your card: ")) << out;
+  EXPECT_TRUE(has(out, "your top card: ")) << out;
   EXPECT_TRUE(has(out, "* Andrea plays a card")) << out;
   EXPECT_TRUE(has(out, "game over. places: Andrea ")) << out;
   EXPECT_TRUE(has(out, "the game is over: nothing to play")) << out;
@@ -77,7 +77,7 @@ TEST_F(CampfireCli, ScriptedCommandsPlayAGameToTheEnd) {
   again.write("rejoin " + room + "\nquit\n");
   again.close_stdin();
   ASSERT_EQ(again.wait(30s), 0) << again.output();
-  EXPECT_TRUE(has(again.output(), "joined room " + room + " as seat 0")) << again.output();
+  EXPECT_TRUE(has(again.output(), "joined room " + room + " as seat 1")) << again.output();
   EXPECT_TRUE(has(again.output(), ", over, ")) << again.output();
 }
 
@@ -206,7 +206,7 @@ TEST_F(CampfireCli, SpectatorWatchesAGameToTheEnd) {
   EXPECT_TRUE(has(out, "waiting for ")) << out;
   EXPECT_TRUE(has(out, "game over. places: Bella ")) << out;
   EXPECT_FALSE(has(out, "your move")) << out;
-  EXPECT_FALSE(has(out, "your card")) << out;
+  EXPECT_FALSE(has(out, "your top card")) << out;
   EXPECT_FALSE(has(out, "you won")) << out;
 }
 

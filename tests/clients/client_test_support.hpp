@@ -73,8 +73,18 @@ class ClientTest : public ::testing::Test {
     config.test_mode = true;
     config.bot_delay_ms = 0;
     // The default rate limit stays: the clients must live within it.
+    config_ = config;
     server_ = std::make_unique<server::Server>(config);
     port_ = server_->start();
+  }
+  // Stops the server and starts it again on the same port with the same journal, as an
+  // operator's restart would.
+  void restart_server() {
+    server_->stop();
+    server_.reset();
+    config_.port = port_;
+    server_ = std::make_unique<server::Server>(config_);
+    server_->start();
   }
   void TearDown() override {
     if (server_) server_->stop();
@@ -85,6 +95,7 @@ class ClientTest : public ::testing::Test {
   std::string port() const { return std::to_string(port_); }
   std::vector<std::string> bot_args(std::vector<std::string> extra) const;
 
+  server::Config config_;
   std::unique_ptr<server::Server> server_;
   std::uint16_t port_ = 0;
   std::filesystem::path data_dir_;

@@ -1,0 +1,162 @@
+// Spider Monkey: every player's line of face-down cards, each showing its slot number (as the
+// moves name them); a card a private event just showed you stays face up for a few seconds.
+// The stockpile, the discard pile, the card you drew, the slap window, powers and the call.
+#include "clients/cli/cards.hpp"
+#include "clients/cli/table.hpp"
+
+namespace campfire::cli {
+
+namespace {
+
+bool has(const json& list, int seat) {
+  if (!list.is_array()) return false;
+  for (const json& s : list) {
+    if (s.is_number_integer() && s.get<int>() == seat) return true;
+  }
+  return false;
+}
+
+Line line_of_cards(const TableInput& in, const json& v, int seat) {
+  const auto s = static_cast<std::size_t>(seat);
+  const json& ids = v["lines"].is_array() && s < v["lines"].size() ? v["lines"][s] : json();
+  const json& revealed =
+      v["revealed"].is_array() && s < v["revealed"].size() ? v["revealed"][s] : json();
+  Line l;
+  if (!ids.is_array() || ids.empty()) return Line("no cards left", styles::good);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (k > 0) l.add(" ");
+    const int id = ids[k].is_number_integer() ? ids[k].get<int>() : -1;
+    std::string known;
+    if (revealed.is_array() && k < revealed.size() && revealed[k].is_string()) {
+      known = revealed[k].get<std::string>();
+    } else if (in.memory != nullptr) {
+      auto it = in.memory->shown.find({seat, id});
+      if (it != in.memory->shown.end()) known = it->second.card;
+    }
+    if (!known.empty()) {
+      l.add(std::to_string(id) + ":", styles::dim);
+      l.add(french_card(known));
+    } else {
+      l.add(card_back(std::to_string(id)));
+    }
+  }
+  return l;
+}
+
+std::string ranks(const json& list) {
+  std::string out;
+  if (!list.is_array()) return out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::string r = list[i].is_string() ? list[i].get<std::string>() : list[i].dump();
+    if (r == "T") r = "10";
+    out += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + r;
+  }
+  return out;
+}
+
+}  // namespace
+
+Lines table_spider_monkey(const TableInput& in, bool compact) {
+  const json& v = in.state["view"];
+  std::vector<SeatBox> seats;
+  for (const SeatInfo& who : seat_infos(in.state)) {
+    Lines body{line_of_cards(in, v, who.seat)};
+    Line tags;
+    if (v["dealer"].is_number_integer() && v["dealer"].get<int>() == who.seat)
+      tags.add("dealer ", styles::dim);
+    if (v["caller"].is_number_integer() && v["caller"].get<int>() == who.seat)
+      tags.add("called! ", styles::warn);
+    if (v.value("phase", "") == "peek" && has(v["peeked"], who.seat))
+      tags.add("has looked ", styles::dim);
+    if (has(v["slapDone"], who.seat)) tags.add("done slapping ", styles::dim);
+    const auto s = static_cast<std::size_t>(who.seat);
+    Line scores;
+    if (v["totals"].is_array() && s < v["totals"].size()) {
+      scores.add("total ", styles::dim);
+      scores.add(v["totals"][s].dump() + "  ", styles::bold);
+    }
+    if (v["lastRound"].is_object() && v["lastRound"]["scores"].is_array() &&
+        s < v["lastRound"]["scores"].size() && !compact) {
+      scores.add("last round ", styles::dim);
+      scores.add(v["lastRound"]["scores"][s].dump(), styles::bold);
+    }
+    if (!scores.empty()) body.push_back(scores);
+    seats.push_back({who, body, tags});
+  }
+
+  Lines middle;
+  const json& discard = v.value("discard", json::array());
+  Line piles("stock ", styles::dim);
+  piles.add(std::to_string(v.value("stock", 0)), styles::bold);
+  piles.add("   discard ", styles::dim);
+  if (!discard.empty() && discard.back().is_string()) {
+    piles.add(french_card(discard.back().get<std::string>()));
+    piles.add(" (" + count(static_cast<long long>(discard.size()), "card", "cards") + ")",
+              styles::dim);
+  } else {
+    piles.add("empty", styles::dim);
+  }
+  piles.add("   round ", styles::dim);
+  piles.add(std::to_string(v.value("round", 1)), styles::bold);
+  piles.add("  turn ", styles::dim);
+  piles.add(std::to_string(v.value("turns", 0)), styles::bold);
+  middle.push_back(piles);
+  if (v["drawn"].is_string()) {
+    Line l("you drew ", styles::dim);
+    l.add(french_card(v["drawn"].get<std::string>()));
+    l.add(": keep it in a slot or discard it", styles::dim);
+    middle.push_back(l);
+  }
+  const std::string phase = v.value("phase", "");
+  if (phase == "peek") {
+    middle.push_back(
+        Line("everyone looks at two of their own cards, then remembers them", styles::warn));
+  } else if (phase == "slap" || phase == "slap-window") {
+    Line l(" SLAP! ", {Color::white, Color::red, true});
+    l.add(" cards of rank " + ranks(v["slapRanks"]) + " may go onto the pile", styles::warn);
+    middle.push_back(l);
+  } else if (phase == "power") {
+    middle.push_back(Line(v.value("power", "") == "jack"
+                              ? "Jack: swap any two cards on the table, unseen"
+                              : "Queen: look at any one card",
+                          styles::warn));
+    if (v["jackFirst"].is_object()) {
+      Line l("first pick: ", styles::dim);
+      l.add(seat_name(in.state, v["jackFirst"]["seat"]) + "'s slot " +
+            v["jackFirst"].value("slot", json()).dump());
+      middle.push_back(l);
+    }
+  }
+  if (v["caller"].is_number_integer() && !v["revealed"].is_array()) {
+    Line l;
+    l.add(seat_name(in.state, v["caller"]), styles::bold);
+    l.add(" called Spider Monkey: " + count(v.value("finalTurnsLeft", 0LL), "turn", "turns") +
+              " left",
+          styles::warn);
+    middle.push_back(l);
+  }
+  if (v["lastTurn"].is_object() && !compact) {
+    const json& t = v["lastTurn"];
+    Line l("last turn: ", styles::dim);
+    l.add(seat_name(in.state, t["seat"]), styles::bold);
+    l.add(t.value("from", "") == "discard" ? " took the discard" : " drew from the stock");
+    if (t["replaced"].is_number_integer()) l.add(" into slot " + t["replaced"].dump());
+    if (t["discarded"].is_string()) {
+      l.add(", discarded ");
+      l.add(french_card(t["discarded"].get<std::string>()));
+    }
+    middle.push_back(l);
+  }
+  if (v["lastRound"].is_object() && !compact && !v["revealed"].is_array()) {
+    const json& r = v["lastRound"];
+    std::string winners;
+    for (const json& w : r.value("winners", json::array())) {
+      winners += (winners.empty() ? "" : ", ") + seat_name(in.state, w);
+    }
+    middle.push_back(
+        Line("round " + r.value("round", json()).dump() + " went to " + winners, styles::dim));
+  }
+  return arrange(in, seats, middle, {});
+}
+
+}  // namespace campfire::cli
