@@ -4,6 +4,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "clients/cli/table.hpp"
+
 namespace campfire::cli {
 
 namespace {
@@ -39,8 +41,8 @@ json typed_value(const json& spec, const std::string& text) {
   const std::string type = spec.value("type", "");
   if (type == "bool") {
     if (auto b = yes_no(text)) return *b;
-  } else if (type == "choice" && spec["choices"].is_array()) {
-    for (const json& c : spec["choices"]) {
+  } else if (type == "choice" && field(spec, "choices").is_array()) {
+    for (const json& c : field(spec, "choices")) {
       if (c.is_string() && lower(c.get<std::string>()) == lower(text)) return c;
     }
     return text;
@@ -67,7 +69,7 @@ std::string seat_range(int seats) {
 }
 
 int seat_count(const Session& s) {
-  const json& players = s.state().is_object() ? s.state()["players"] : json();
+  const json& players = field(s.state(), "players");
   return players.is_array() ? static_cast<int>(players.size()) : 0;
 }
 
@@ -249,13 +251,13 @@ CreateParse parse_create(const std::vector<std::string>& w, const json& games) {
       m["seed"] = option_value(value);
       continue;
     }
-    json* option = nullptr;
+    const json* option = nullptr;
     std::string name = key;
-    if (spec != nullptr && (*spec)["options"].is_array()) {
-      for (const json& o : (*spec)["options"]) {
+    if (spec != nullptr && field(*spec, "options").is_array()) {
+      for (const json& o : field(*spec, "options")) {
         if (lower(o.value("key", "")) == k) {
           name = o.value("key", key);
-          option = const_cast<json*>(&o);
+          option = &o;
         }
       }
     }
@@ -367,7 +369,7 @@ Outcome play(std::size_t number, Session& s, long long& acted_version) {
   if (s.game_over() || (state.is_object() && state.value("status", "") == "over")) {
     return refuse("the game is over: nothing to play");
   }
-  const json& legal = state.is_object() ? state["legal"] : json();
+  const json& legal = field(state, "legal");
   if (!legal.is_array() || legal.empty()) return refuse("nothing to play now");
   if (number < 1 || number > legal.size()) {
     return refuse("choose a number from 1 to " + std::to_string(legal.size()));

@@ -50,9 +50,9 @@ bool continuation(char c) {
 
 std::vector<std::string> labels_of(const json& state) {
   std::vector<std::string> out;
-  if (!state.is_object() || !state["legal"].is_array()) return out;
-  const json& labels = state["labels"];
-  for (std::size_t i = 0; i < state["legal"].size(); ++i) {
+  if (!state.is_object() || !field(state, "legal").is_array()) return out;
+  const json& labels = field(state, "labels");
+  for (std::size_t i = 0; i < field(state, "legal").size(); ++i) {
     out.push_back(labels.is_array() && i < labels.size() && labels[i].is_string()
                       ? labels[i].get<std::string>()
                       : "move " + std::to_string(i + 1));
@@ -110,7 +110,11 @@ class FullScreen {
       case Link::Kind::failed:
         return;
       case Link::Kind::message:
-        on_message(e.message, e.own);
+        try {
+          on_message(e.message, e.own);
+        } catch (const json::exception&) {
+          note("a message from the server could not be read", styles::bad);
+        }
         return;
     }
   }
@@ -118,8 +122,8 @@ class FullScreen {
   void on_message(const json& m, bool own) {
     const std::string type = m.value("type", "");
     std::string asked;
-    if (m.contains("id") && m["id"].is_string()) {
-      auto it = pending_.find(m["id"].get<std::string>());
+    if (m.contains("id") && field(m, "id").is_string()) {
+      auto it = pending_.find(field(m, "id").get<std::string>());
       if (it != pending_.end()) {
         asked = it->second;
         pending_.erase(it);
@@ -129,9 +133,9 @@ class FullScreen {
       if (!was_down_) note("connected to " + s_.endpoint().text() + " as " + m.value("name", "?"));
       was_down_ = false;
     } else if (type == "games") {
-      if (!own) open_page("games", games_lines(m["games"]));
+      if (!own) open_page("games", games_lines(field(m, "games")));
     } else if (type == "rooms") {
-      rooms_ = m["rooms"];
+      rooms_ = field(m, "rooms");
       open_page("rooms",
                 rooms_lines(rooms_, s_.seats().on_server(s_.endpoint().text()), s_.games()));
     } else if (type == "joined" || type == "spectating") {
@@ -155,12 +159,12 @@ class FullScreen {
     } else if (type == "state") {
       on_state(m);
     } else if (type == "event") {
-      const json& ev = m["event"];
+      const json& ev = field(m, "event");
       log(events_, decorate("• " + ev.value("text", "something happened")));
       if (memory_.remember(ev, s_.seat(), Clock::now())) dirty_ = true;
     } else if (type == "chat") {
       Line l;
-      l.add(m.value("name", "?"), m["seat"].is_null() ? styles::dim : styles::bold);
+      l.add(m.value("name", "?"), field(m, "seat").is_null() ? styles::dim : styles::bold);
       l.add(": " + m.value("text", ""));
       log(chat_, l);
     } else if (type == "game_over") {
@@ -208,16 +212,16 @@ class FullScreen {
     }
     last_status_ = m.value("status", "");
     // Timers count down from what the server says is left.
-    const json& w = m["window"];
-    const json& t = m["turn"];
+    const json& w = field(m, "window");
+    const json& t = field(m, "turn");
     timer_what_.clear();
     if (w.is_object()) {
       timer_ends_ = Clock::now() + std::chrono::milliseconds(w.value("remainingMs", 0));
       timer_what_ = w.value("name", "window") + " window";
-      timer_mine_ = has_seat(w["seats"], s_.seat()) && !m["legal"].empty();
+      timer_mine_ = has_seat(field(w, "seats"), s_.seat()) && !field(m, "legal").empty();
     } else if (t.is_object()) {
       timer_ends_ = Clock::now() + std::chrono::milliseconds(t.value("remainingMs", 0));
-      timer_mine_ = has_seat(t["seats"], s_.seat());
+      timer_mine_ = has_seat(field(t, "seats"), s_.seat());
       std::string who;
       for (const json& seat : t.value("seats", json::array())) {
         who += (who.empty() ? "" : ", ") + seat_name(m, seat);
@@ -364,7 +368,8 @@ class FullScreen {
 
   void play_move(std::size_t number) {
     const json& st = s_.state();
-    if (st.is_object() && st.value("version", 0LL) == acted_version_ && !st["legal"].empty()) {
+    if (st.is_object() && st.value("version", 0LL) == acted_version_ &&
+        !field(st, "legal").empty()) {
       note("your move is on its way");
       return;
     }
@@ -529,7 +534,7 @@ class FullScreen {
       }
       out.push_back(l);
     }
-    const json& options = st["options"];
+    const json& options = field(st, "options");
     if (options.is_object() && !options.empty()) {
       out.emplace_back();
       Line l("options: ", styles::dim);
@@ -597,7 +602,7 @@ class FullScreen {
     if (st.is_object() && !s_.room().empty()) {
       m.state = &st;
       m.game_name = game_name(s_.games(), st.value("game", ""));
-      if (!st["view"].is_object()) {
+      if (!field(st, "view").is_object()) {
         waiting = waiting_lines(st);
         m.lobby = waiting;
       }
@@ -605,10 +610,12 @@ class FullScreen {
       m.lobby = lobby_lines();
     }
     m.memory = &memory_;
-    if (st.is_object() && (st.value("status", "") == "over") && st["view"].is_object()) {
-      const json& result = st["view"]["result"].is_object() ? st["view"]["result"] : st["result"];
+    if (st.is_object() && (st.value("status", "") == "over") && field(st, "view").is_object()) {
+      const json& result = field(field(st, "view"), "result").is_object()
+                               ? field(field(st, "view"), "result")
+                               : field(st, "result");
       if (result.is_object())
-        m.result = result_lines(result, st["players"], s_.spectating() ? -1 : s_.seat());
+        m.result = result_lines(result, field(st, "players"), s_.spectating() ? -1 : s_.seat());
     }
     const bool acted = st.is_object() && st.value("version", 0LL) == acted_version_;
     if (!acted) m.moves = labels_;

@@ -13,6 +13,7 @@
 #include "clients/cli/markdown.hpp"
 #include "clients/cli/render.hpp"
 #include "clients/cli/rules.hpp"
+#include "clients/cli/table.hpp"
 
 namespace campfire::cli {
 
@@ -84,7 +85,11 @@ class LineClient {
       case Link::Kind::failed:
         return;
       case Link::Kind::message:
-        show(e.message, e.own);
+        try {
+          show(e.message, e.own);
+        } catch (const json::exception&) {
+          std::cout << "(a message from the server this client cannot read)\n";
+        }
         return;
     }
   }
@@ -135,7 +140,7 @@ class LineClient {
 
   bool can_act() const {
     const json& st = s_.state();
-    return st.is_object() && st.value("status", "") == "playing" && !st["legal"].empty() &&
+    return st.is_object() && st.value("status", "") == "playing" && !field(st, "legal").empty() &&
            st.value("version", 0LL) > acted_version_;
   }
 
@@ -153,7 +158,7 @@ class LineClient {
     }
     // Remembered so the client does not quit at the end of the input before the replies came.
     if (message.contains("id")) {
-      raw_ids_.push_back(message["id"]);
+      raw_ids_.push_back(field(message, "id"));
       reply_deadline_ = Clock::now() + 10s;
     }
     s_.send(message);
@@ -188,8 +193,8 @@ class LineClient {
   }
 
   void show(const json& m, bool own) {
-    if (m.contains("id") && reply_id_ && m["id"] == json(*reply_id_)) reply_id_.reset();
-    if (m.contains("id")) std::erase(raw_ids_, m["id"]);
+    if (m.contains("id") && reply_id_ && field(m, "id") == json(*reply_id_)) reply_id_.reset();
+    if (m.contains("id")) std::erase(raw_ids_, field(m, "id"));
     const std::string type = m.value("type", "");
     if (type == "joined" || type == "spectating") {
       awaiting_state_ = true;
@@ -208,9 +213,10 @@ class LineClient {
       std::cout << "connected to " << m.value("server", "?") << " as " << m.value("name", "?")
                 << "\n";
     } else if (type == "games") {
-      std::cout << render_games(m["games"]);
+      std::cout << render_games(field(m, "games"));
     } else if (type == "rooms") {
-      std::cout << render_rooms(m["rooms"], s_.seats().on_server(s_.endpoint().text()), s_.games());
+      std::cout << render_rooms(field(m, "rooms"), s_.seats().on_server(s_.endpoint().text()),
+                                s_.games());
     } else if (type == "created") {
       std::cout << "created room " << m.value("room", "?") << "\n";
     } else if (type == "joined") {
@@ -225,13 +231,13 @@ class LineClient {
     } else if (type == "state") {
       std::cout << render_state(m);
     } else if (type == "event") {
-      std::cout << "* " << m["event"].value("text", "something happened") << "\n";
+      std::cout << "* " << field(m, "event").value("text", "something happened") << "\n";
     } else if (type == "chat") {
       std::cout << m.value("name", "?") << ": " << m.value("text", "") << "\n";
     } else if (type == "game_over") {
       const json& st = s_.state();
-      const json players = st.is_object() ? st["players"] : json::array();
-      std::cout << render_result(m["result"], players, s_.spectating() ? -1 : s_.seat());
+      const json players = st.is_object() ? field(st, "players") : json::array();
+      std::cout << render_result(field(m, "result"), players, s_.spectating() ? -1 : s_.seat());
     } else if (type == "error") {
       std::cout << "error " << m.value("code", "?") << ": " << m.value("message", "") << "\n";
     } else if (type == "notice") {

@@ -119,12 +119,12 @@ Line decorate(const std::string& text) {
 std::string render_state(const json& state) {
   std::ostringstream out;
   const int me = my_seat(state);
-  const json& to_act = state["toAct"];
+  const json& to_act = field(state, "toAct");
   out << "== room " << state.value("room", "?") << ", " << state.value("game", "?") << ", "
       << state.value("status", "?") << ", version " << state.value("version", 0) << ", "
       << (me >= 0 ? "you are seat " + std::to_string(me + 1) : std::string("spectating")) << "\n";
   const std::string status = state.value("status", "");
-  if (status == "waiting" || !state["view"].is_object()) {
+  if (status == "waiting" || !field(state, "view").is_object()) {
     for (const SeatInfo& who : seat_infos(state)) {
       out << "  seat " << who.seat + 1 << "  ";
       if (who.empty) {
@@ -146,15 +146,22 @@ std::string render_state(const json& state) {
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out << "  " << text << "\n";
   }
-  const json& window = state["window"];
+  const json& window = field(state, "window");
   if (window.is_object()) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.1f", window.value("remainingMs", 0) / 1000.0);
     out << "  " << window.value("name", "window") << " window for "
-        << seat_list(state, window["seats"]) << " closes in " << secs << " s\n";
+        << seat_list(state, field(window, "seats")) << " closes in " << secs << " s\n";
   }
-  const json& legal = state["legal"];
-  const json& labels = state["labels"];
+  // The room's turn timer: who must act, and how long they have before the server moves.
+  const json& turn = field(state, "turn");
+  if (turn.is_object() && !window.is_object()) {
+    const long long secs = (turn.value("remainingMs", 0LL) + 999) / 1000;
+    out << "  turn timer: " << seat_list(state, field(turn, "seats")) << " "
+        << (field(turn, "seats").size() == 1 ? "has " : "have ") << secs << " s to act\n";
+  }
+  const json& legal = field(state, "legal");
+  const json& labels = field(state, "labels");
   if (legal.is_array() && !legal.empty()) {
     out << "  your move (type its number):\n";
     for (std::size_t i = 0; i < legal.size(); ++i) {
@@ -183,10 +190,10 @@ Lines games_lines(const json& games) {
       l.add(o.value("key", "?") + "=" + value_words(o.value("default", json())).plain(),
             styles::bold);
       std::string kind = "  (" + o.value("type", "?");
-      if (o.contains("min")) kind += " " + o["min"].dump() + ".." + o["max"].dump();
+      if (o.contains("min")) kind += " " + field(o, "min").dump() + ".." + field(o, "max").dump();
       if (o.contains("choices")) {
         std::string choices;
-        for (const json& c : o["choices"]) {
+        for (const json& c : field(o, "choices")) {
           choices +=
               (choices.empty() ? "" : "|") + (c.is_string() ? c.get<std::string>() : c.dump());
         }
@@ -269,8 +276,8 @@ Lines result_lines(const json& result, const json& players, int seat) {
   const json state = {{"players", players}};
   Lines out;
   Line head("game over.", styles::bold);
-  const json& places = result["places"];
-  const json& scores = result["scores"];
+  const json& places = field(result, "places");
+  const json& scores = field(result, "scores");
   for (std::size_t s = 0; s < places.size(); ++s) {
     std::string part =
         (s == 0 ? " places: " : ", ") + seat_name(state, json(s)) + " " + places[s].dump();
@@ -278,11 +285,11 @@ Lines result_lines(const json& result, const json& players, int seat) {
     head.add(part);
   }
   std::string winners;
-  for (const json& w : result["winners"])
+  for (const json& w : field(result, "winners"))
     winners += (winners.empty() ? "" : ", ") + seat_name(state, w);
   head.add(". winners: " + (winners.empty() ? std::string("none") : winners) + ".");
   if (seat >= 0) {
-    const bool won = contains(result["winners"], json(seat));
+    const bool won = contains(field(result, "winners"), json(seat));
     head.add(won ? " you won!" : " you did not win.", won ? styles::good : styles::plain);
   }
   out.push_back(std::move(head));

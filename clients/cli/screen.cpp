@@ -249,10 +249,14 @@ Composed compose(const ScreenModel& m, int width, int height) {
     int col_width = left;
     moves_needed = moves_rows_needed(moves, left - 1, columns, col_width);
   }
-  const int result_rows = std::min(static_cast<int>(m.result.size()), 3);
+  Lines result;
+  for (const Line& l : m.result) {
+    for (Line& part : wrap(l, left - 2, 2)) result.push_back(std::move(part));
+  }
+  const int result_rows = std::min(static_cast<int>(result.size()), 4);
   const int avail = area - 1 - result_rows;
   const bool has_table =
-      m.state != nullptr && m.state->is_object() && (*m.state)["view"].is_object();
+      m.state != nullptr && m.state->is_object() && field((*m.state), "view").is_object();
   Lines table;
   if (has_table) {
     table = render_table(TableInput{*m.state, left - 2, avail, m.memory});
@@ -295,7 +299,7 @@ Composed compose(const ScreenModel& m, int width, int height) {
     }
     int y = top + table_rows;
     for (int r = 0; r < result_rows; ++r) {
-      f.put(1, y++, m.result[static_cast<std::size_t>(r)], left - 2);
+      f.put(1, y++, result[static_cast<std::size_t>(r)], left - 2);
     }
     if (!moves.empty()) {
       Line hint;

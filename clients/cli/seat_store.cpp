@@ -96,7 +96,8 @@ std::optional<HeldSeat> SeatStore::get(const std::string& room) const {
   const json all = load();
   const std::string code = room_code(room);
   auto it = all.find(code);
-  if (it == all.end() || !it->is_object() || !(*it)["token"].is_string()) return std::nullopt;
+  if (it == all.end() || !it->is_object() || !it->contains("token") || !(*it)["token"].is_string())
+    return std::nullopt;
   return from_json(code, *it);
 }
 
@@ -104,7 +105,7 @@ std::vector<HeldSeat> SeatStore::on_server(const std::string& server) const {
   std::vector<HeldSeat> out;
   const json all = load();
   for (const auto& [room, entry] : all.items()) {
-    if (!entry.is_object() || !entry["token"].is_string()) continue;
+    if (!entry.is_object() || !entry.contains("token") || !entry["token"].is_string()) continue;
     HeldSeat s = from_json(room, entry);
     if (s.server == server) out.push_back(std::move(s));
   }

@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "clients/cli/table.hpp"
+
 namespace campfire::cli {
 
 Session::Session(Endpoint endpoint, std::string name, SeatStore& seats)
@@ -83,7 +85,7 @@ std::optional<Session::Event> Session::poll(std::chrono::milliseconds timeout) {
       rejoining_ = false;
       break;
     case Link::Kind::message: {
-      const json& id = out.message.contains("id") ? out.message["id"] : json();
+      const json& id = field(out.message, "id");
       out.own = id.is_string() && (id == hello_id_ || id == games_id_ || id == rejoin_id_);
       note(out.message, out.own);
       break;
@@ -94,7 +96,7 @@ std::optional<Session::Event> Session::poll(std::chrono::milliseconds timeout) {
 
 void Session::note(const json& m, bool own) {
   const std::string type = m.value("type", "");
-  const json& id = m.contains("id") ? m["id"] : json();
+  const json& id = field(m, "id");
   if (type == "welcome" && id == hello_id_) {
     server_name_ = m.value("server", "");
     name_ = m.value("name", name_);
@@ -102,7 +104,7 @@ void Session::note(const json& m, bool own) {
     return;
   }
   if (type == "games" && id == games_id_) {
-    games_ = m["games"];
+    games_ = field(m, "games");
     return;
   }
   if (own && id == rejoin_id_ && type != "joined" && type != "spectating") {
@@ -146,8 +148,8 @@ void Session::note(const json& m, bool own) {
     if (m.value("status", "") == "over") game_over_ = true;
     if (!spectating_) {
       auto held = seats_.get(room_);
-      if (held && held->game.empty() && m["game"].is_string()) {
-        held->game = m["game"].get<std::string>();
+      if (held && held->game.empty() && field(m, "game").is_string()) {
+        held->game = field(m, "game").get<std::string>();
         seats_.put(*held);
       }
       if (held && m.value("status", "") == "over") seats_.mark_over(room_);

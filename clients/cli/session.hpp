@@ -45,9 +45,11 @@ class Session {
   // Sends as it is; false when not connected.
   bool send(const json& message);
 
-  // True from a new connection until the greeting (and, when you were in a room, taking the
-  // seat back) has been answered.
-  bool settling() const { return !link_.connected() || !greeted_ || rejoining_; }
+  // True from a new connection until the greeting, the game list and (when you were in a room)
+  // taking the seat back have been answered.
+  bool settling() const {
+    return !link_.connected() || !greeted_ || rejoining_ || !games_.is_array();
+  }
   bool greeted() const { return greeted_; }
   const std::string& name() const { return name_; }
   const std::string& server_name() const { return server_name_; }

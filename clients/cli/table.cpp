@@ -69,24 +69,33 @@ void lay_out_row_of_boxes(Lines& out, const std::vector<Lines>& boxes, int width
 
 }  // namespace
 
+const json& field(const json& object, std::string_view key) {
+  static const json missing;
+  if (!object.is_object()) return missing;
+  const auto it = object.find(key);
+  return it == object.end() ? missing : *it;
+}
+
 bool TableMemory::remember(const json& event, int me, std::chrono::steady_clock::time_point now) {
   if (!event.is_object()) return false;
   const std::string type = event.value("type", "");
   const auto until = now + std::chrono::seconds(5);
   bool changed = false;
   // Spider Monkey: a peek names your own slots' cards, a Queen look one card of any line.
-  if (type == "peek" && event["slots"].is_array() && event["cards"].is_array() && me >= 0) {
-    const json& slots = event["slots"];
-    const json& cards = event["cards"];
+  if (type == "peek" && field(event, "slots").is_array() && field(event, "cards").is_array() &&
+      me >= 0) {
+    const json& slots = field(event, "slots");
+    const json& cards = field(event, "cards");
     for (std::size_t i = 0; i < slots.size() && i < cards.size(); ++i) {
       if (!slots[i].is_number_integer() || !cards[i].is_string()) continue;
       shown[{me, slots[i].get<int>()}] = {cards[i].get<std::string>(), until};
       changed = true;
     }
-  } else if (type == "queen-look" && event["card"].is_string() &&
-             event["target"].is_number_integer() && event["slot"].is_number_integer()) {
-    shown[{event["target"].get<int>(), event["slot"].get<int>()}] = {
-        event["card"].get<std::string>(), until};
+  } else if (type == "queen-look" && field(event, "card").is_string() &&
+             field(event, "target").is_number_integer() &&
+             field(event, "slot").is_number_integer()) {
+    shown[{field(event, "target").get<int>(), field(event, "slot").get<int>()}] = {
+        field(event, "card").get<std::string>(), until};
     changed = true;
   }
   return changed;
@@ -97,14 +106,14 @@ bool TableMemory::forget(std::chrono::steady_clock::time_point now) {
 }
 
 int my_seat(const json& state) {
-  const json& seat = state.is_object() && state.contains("seat") ? state["seat"] : json();
+  const json& seat = state.is_object() && state.contains("seat") ? field(state, "seat") : json();
   return seat.is_number_integer() ? seat.get<int>() : -1;
 }
 
 std::string seat_name(const json& state, const json& seat) {
   if (!seat.is_number_integer()) return "?";
   const int s = seat.get<int>();
-  const json& players = state["players"];
+  const json& players = field(state, "players");
   if (s >= 0 && players.is_array() && static_cast<std::size_t>(s) < players.size() &&
       players[static_cast<std::size_t>(s)].is_object()) {
     return players[static_cast<std::size_t>(s)].value("name", "seat " + std::to_string(s + 1));
@@ -114,7 +123,7 @@ std::string seat_name(const json& state, const json& seat) {
 
 std::vector<SeatInfo> seat_infos(const json& state) {
   std::vector<SeatInfo> out;
-  const json& players = state["players"];
+  const json& players = field(state, "players");
   if (!players.is_array()) return out;
   const int me = my_seat(state);
   for (std::size_t s = 0; s < players.size(); ++s) {
@@ -131,7 +140,8 @@ std::vector<SeatInfo> seat_infos(const json& state) {
       info.name = "(free seat)";
     }
     info.me = info.seat == me;
-    info.to_act = state.value("status", "") == "playing" && contains(state["toAct"], info.seat);
+    info.to_act =
+        state.value("status", "") == "playing" && contains(field(state, "toAct"), info.seat);
     out.push_back(std::move(info));
   }
   return out;
@@ -253,7 +263,7 @@ Line value_words(const json& value) {
 }
 
 Lines table_generic(const TableInput& in, bool compact) {
-  const json& view = in.state["view"];
+  const json& view = field(in.state, "view");
   std::vector<SeatBox> seats;
   for (const SeatInfo& who : seat_infos(in.state)) seats.push_back({who, {}, {}});
   Lines middle;
@@ -279,7 +289,7 @@ Lines render_table(const TableInput& in) {
   if (game == "fib-fibonacci") r = table_fib_fibonacci;
   if (game == "spider-monkey") r = table_spider_monkey;
   if (game == "tricky-tribes") r = table_tricky_tribes;
-  if (!in.state["view"].is_object()) return {};
+  if (!field(in.state, "view").is_object()) return {};
   // A view of an unexpected shape must never take the client down: the generic table reads any.
   Lines out;
   try {

@@ -46,6 +46,10 @@ Lines render_table(const TableInput& in);
 
 // --- Pieces the game renderers share -------------------------------------------------------
 
+// A member of a JSON object, or null when there is none (or `object` is no object). A const
+// json's operator[] must never be asked for a missing key, and a view may lack any field.
+const json& field(const json& object, std::string_view key);
+
 // The seats as the state lists them, with what every table shows about a player.
 struct SeatInfo {
   int seat = 0;

@@ -18,7 +18,7 @@ std::vector<std::string> codes(const json& list) {
 
 // One run: "run 2 (2-3-5)  2♣ 3♥ 5♦  next 8", or closed, or empty.
 Line run_line(const json& v, int id) {
-  const json& runs = v["runs"];
+  const json& runs = field(v, "runs");
   Line l;
   if (!runs.is_array() || id < 0 || static_cast<std::size_t>(id) >= runs.size()) return l;
   const json& r = runs[static_cast<std::size_t>(id)];
@@ -28,7 +28,7 @@ Line run_line(const json& v, int id) {
   l.add("run " + std::to_string(id), styles::accent);
   if (!seq.empty()) l.add(" (" + seq + ")", styles::dim);
   l.add("  ");
-  const auto cards = codes(r["cards"]);
+  const auto cards = codes(field(r, "cards"));
   if (cards.empty()) {
     l.add("empty: starts with a 2, a 3 or a 6", styles::dim);
     return l;
@@ -36,14 +36,14 @@ Line run_line(const json& v, int id) {
   l.add(french_cards(cards));
   if (r.value("closed", false)) {
     l.add("  closed", styles::dim);
-  } else if (r.contains("next") && r["next"].is_number()) {
-    l.add("  next " + r["next"].dump(), styles::good);
+  } else if (r.contains("next") && field(r, "next").is_number()) {
+    l.add("  next " + field(r, "next").dump(), styles::good);
   } else if (cards.size() == 1) {
     l.add("  next a 3 or 5 above", styles::good);
   }
-  if (r["cappedBy"].is_number_integer()) {
-    const json& bases = v["bases"];
-    const auto b = r["cappedBy"].get<std::size_t>();
+  if (field(r, "cappedBy").is_number_integer()) {
+    const json& bases = field(v, "bases");
+    const auto b = field(r, "cappedBy").get<std::size_t>();
     if (bases.is_array() && b < bases.size()) {
       l.add("  capped by ", styles::dim);
       l.add(french_card(bases[b].value("card", "?")));
@@ -55,7 +55,7 @@ Line run_line(const json& v, int id) {
 }  // namespace
 
 Lines table_fib_fibonacci(const TableInput& in, bool compact) {
-  const json& v = in.state["view"];
+  const json& v = field(in.state, "view");
   std::vector<SeatBox> seats;
   const json& counts = v.value("handCounts", json::array());
   const json& won = v.value("gamesWon", json::array());
@@ -70,7 +70,7 @@ Lines table_fib_fibonacci(const TableInput& in, bool compact) {
       l.add(won[s].dump(), styles::bold);
     }
     Line tags;
-    if (v["dealer"].is_number_integer() && v["dealer"].get<int>() == who.seat)
+    if (field(v, "dealer").is_number_integer() && field(v, "dealer").get<int>() == who.seat)
       tags.add("dealer", styles::dim);
     seats.push_back({who, {l}, tags});
   }
@@ -96,11 +96,11 @@ Lines table_fib_fibonacci(const TableInput& in, bool compact) {
   if (columns.empty())
     middle.push_back(Line("the table is empty: the first play starts a base", styles::dim));
   for (const json& col : columns) {
-    const bool floating =
-        !(col["base"].is_number_integer() && col["base"].get<std::size_t>() < bases.size());
+    const bool floating = !(field(col, "base").is_number_integer() &&
+                            field(col, "base").get<std::size_t>() < bases.size());
     if (!floating) {
       Line base;
-      base.add(french_card(bases[col["base"].get<std::size_t>()].value("card", "?")));
+      base.add(french_card(bases[field(col, "base").get<std::size_t>()].value("card", "?")));
       base.add(" base", styles::dim);
       middle.push_back(base);
     }
@@ -117,16 +117,16 @@ Lines table_fib_fibonacci(const TableInput& in, bool compact) {
       }
     }
   }
-  const auto side = codes(v["sideArea"]);
+  const auto side = codes(field(v, "sideArea"));
   if (!side.empty() || !compact) {
     Line l("side area  ", styles::dim);
     l.add(french_cards(side));
     middle.push_back(l);
   }
-  if (v["pairChance"].is_object()) {
-    const json& p = v["pairChance"];
+  if (field(v, "pairChance").is_object()) {
+    const json& p = field(v, "pairChance");
     Line l;
-    l.add(seat_name(in.state, p["seat"]), styles::bold);
+    l.add(seat_name(in.state, field(p, "seat")), styles::bold);
     l.add(" may pair ");
     l.add(french_card(p.value("card", "?")));
     l.add(" with ");
@@ -135,9 +135,9 @@ Lines table_fib_fibonacci(const TableInput& in, bool compact) {
   }
 
   Lines mine;
-  if (v["hand"].is_array()) {
+  if (field(v, "hand").is_array()) {
     Line l("your hand  ", styles::dim);
-    l.add(french_cards(codes(v["hand"])));
+    l.add(french_cards(codes(field(v, "hand"))));
     mine.push_back(l);
   }
   return arrange(in, seats, middle, mine);

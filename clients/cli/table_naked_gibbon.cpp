@@ -19,9 +19,12 @@ std::string jump_words(const std::string& code) {
 
 // "1 7♠  2 ··✗  3 9♥": the slots by number (as the moves name them), a red ✗ on a burnmark.
 Line limbs(const json& v, std::size_t seat) {
-  const json& table = v["table"].is_array() && seat < v["table"].size() ? v["table"][seat] : json();
-  const json& burned =
-      v["burned"].is_array() && seat < v["burned"].size() ? v["burned"][seat] : json();
+  const json& table = field(v, "table").is_array() && seat < field(v, "table").size()
+                          ? field(v, "table")[seat]
+                          : json();
+  const json& burned = field(v, "burned").is_array() && seat < field(v, "burned").size()
+                           ? field(v, "burned")[seat]
+                           : json();
   Line l;
   if (!table.is_array()) return l;
   for (std::size_t slot = 0; slot < table.size(); ++slot) {
@@ -48,10 +51,10 @@ Line marks(long long n, long long limit) {
 
 Line jump_line(const json& state, const json& p) {
   Line l;
-  l.add(seat_name(state, p["by"]), styles::bold);
+  l.add(seat_name(state, field(p, "by")), styles::bold);
   l.add(" " + jump_words(p.value("jump", "")) + " ");
-  if (p.contains("card") && p["card"].is_string()) {
-    l.add(french_card(p["card"].get<std::string>()));
+  if (p.contains("card") && field(p, "card").is_string()) {
+    l.add(french_card(field(p, "card").get<std::string>()));
   } else {
     l.add(card_back());
   }
@@ -63,7 +66,7 @@ Line jump_line(const json& state, const json& p) {
 }  // namespace
 
 Lines table_naked_gibbon(const TableInput& in, bool compact) {
-  const json& v = in.state["view"];
+  const json& v = field(in.state, "view");
   const long long limit = v.value("burnLimit", 3LL);
   std::vector<SeatBox> seats;
   for (const SeatInfo& who : seat_infos(in.state)) {
@@ -75,7 +78,7 @@ Lines table_naked_gibbon(const TableInput& in, bool compact) {
     const json& bm = v.value("burnmarks", json::array());
     stats.add(marks(s < bm.size() && bm[s].is_number() ? bm[s].get<long long>() : 0, limit));
     Line tags;
-    if (v["hat"].is_number_integer() && v["hat"].get<int>() == who.seat) {
+    if (field(v, "hat").is_number_integer() && field(v, "hat").get<int>() == who.seat) {
       tags.add("monkey hat ", styles::warn);
     }
     const json& out = v.value("out", json::array());
@@ -106,10 +109,10 @@ Lines table_naked_gibbon(const TableInput& in, bool compact) {
     l.add(jump_line(in.state, jumps[i]));
     middle.push_back(l);
   }
-  if (v["placing"].is_object()) {
-    const json& p = v["placing"];
+  if (field(v, "placing").is_object()) {
+    const json& p = field(v, "placing");
     Line l;
-    l.add(seat_name(in.state, p["seat"]), styles::bold);
+    l.add(seat_name(in.state, field(p, "seat")), styles::bold);
     l.add(p.value("why", "") == "naked" ? " is naked and places " : " places after a fire bath ");
     std::vector<std::string> cards;
     for (const json& c : p.value("cards", json::array())) {
@@ -118,23 +121,23 @@ Lines table_naked_gibbon(const TableInput& in, bool compact) {
     l.add(french_cards(cards));
     middle.push_back(l);
   }
-  if (v["lastDoubt"].is_object() && !compact) {
-    const json& d = v["lastDoubt"];
+  if (field(v, "lastDoubt").is_object() && !compact) {
+    const json& d = field(v, "lastDoubt");
     Line l("last doubt: ", styles::dim);
-    l.add(seat_name(in.state, d["doubter"]), styles::bold);
+    l.add(seat_name(in.state, field(d, "doubter")), styles::bold);
     l.add(" doubted ");
-    l.add(seat_name(in.state, d["target"]), styles::bold);
+    l.add(seat_name(in.state, field(d, "target")), styles::bold);
     l.add("'s " + jump_words(d.value("jump", "")) + ": ");
-    if (d["card"].is_string()) l.add(french_card(d["card"].get<std::string>()));
+    if (field(d, "card").is_string()) l.add(french_card(field(d, "card").get<std::string>()));
     middle.push_back(l);
   }
-  if (v["warning"].is_string())
-    middle.push_back(Line(v["warning"].get<std::string>(), styles::warn));
+  if (field(v, "warning").is_string())
+    middle.push_back(Line(field(v, "warning").get<std::string>(), styles::warn));
 
   Lines mine;
-  if (v["hand"].is_array()) {
+  if (field(v, "hand").is_array()) {
     std::vector<std::string> hand;
-    for (const json& c : v["hand"]) {
+    for (const json& c : field(v, "hand")) {
       if (c.is_string()) hand.push_back(c.get<std::string>());
     }
     Line l("your hand  ", styles::dim);

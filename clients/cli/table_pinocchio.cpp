@@ -23,20 +23,20 @@ Line nose(int length) {
 
 Line claim_line(const json& state, const json& c) {
   Line l;
-  l.add(seat_name(state, c["by"]), styles::bold);
+  l.add(seat_name(state, field(c, "by")), styles::bold);
   l.add(" says ");
   l.add(pinocchio_card(c.value("claim", "?")));
   if (c.value("free", false)) l.add(" (free)", styles::dim);
-  if (c.contains("revealed") && c["revealed"].is_string()) {
+  if (c.contains("revealed") && field(c, "revealed").is_string()) {
     const bool truthful = c.value("truthful", false);
     l.add(" · ");
-    l.add(seat_name(state, c["challenger"]));
+    l.add(seat_name(state, field(c, "challenger")));
     l.add(" called it: ");
-    l.add(pinocchio_card(c["revealed"].get<std::string>()));
+    l.add(pinocchio_card(field(c, "revealed").get<std::string>()));
     l.add(truthful ? " true" : " a lie!", truthful ? styles::good : styles::bad);
-  } else if (c.contains("card") && c["card"].is_string()) {
+  } else if (c.contains("card") && field(c, "card").is_string()) {
     l.add(" · you played ", styles::dim);
-    l.add(pinocchio_card(c["card"].get<std::string>()));
+    l.add(pinocchio_card(field(c, "card").get<std::string>()));
   } else if (!c.value("challengeable", true)) {
     l.add(" · no challenge", styles::dim);
   }
@@ -46,7 +46,7 @@ Line claim_line(const json& state, const json& c) {
 }  // namespace
 
 Lines table_pinocchio(const TableInput& in, bool compact) {
-  const json& v = in.state["view"];
+  const json& v = field(in.state, "view");
   const json& stacks = v.value("stacks", json::array());
   const json& noses = v.value("noses", json::array());
   std::vector<SeatBox> seats;
@@ -75,9 +75,9 @@ Lines table_pinocchio(const TableInput& in, bool compact) {
   }
   const std::string phase = v.value("phase", "");
   if (phase == "play") {
-    if (v.contains("mustMatch") && v["mustMatch"].is_string()) {
+    if (v.contains("mustMatch") && field(v, "mustMatch").is_string()) {
       Line l("next claim matches ", styles::dim);
-      l.add(pinocchio_card(v["mustMatch"].get<std::string>()));
+      l.add(pinocchio_card(field(v, "mustMatch").get<std::string>()));
       l.add(" in colour or clothing", styles::dim);
       middle.push_back(l);
     } else {
@@ -91,9 +91,9 @@ Lines table_pinocchio(const TableInput& in, bool compact) {
   }
 
   Lines mine;
-  if (v.contains("yourCard") && v["yourCard"].is_string()) {
+  if (v.contains("yourCard") && field(v, "yourCard").is_string()) {
     Line l("your top card: ", styles::dim);
-    l.add(pinocchio_card(v["yourCard"].get<std::string>()));
+    l.add(pinocchio_card(field(v, "yourCard").get<std::string>()));
     mine.push_back(l);
   }
   return arrange(in, seats, middle, mine);

@@ -18,9 +18,11 @@ bool has(const json& list, int seat) {
 
 Line line_of_cards(const TableInput& in, const json& v, int seat) {
   const auto s = static_cast<std::size_t>(seat);
-  const json& ids = v["lines"].is_array() && s < v["lines"].size() ? v["lines"][s] : json();
-  const json& revealed =
-      v["revealed"].is_array() && s < v["revealed"].size() ? v["revealed"][s] : json();
+  const json& ids =
+      field(v, "lines").is_array() && s < field(v, "lines").size() ? field(v, "lines")[s] : json();
+  const json& revealed = field(v, "revealed").is_array() && s < field(v, "revealed").size()
+                             ? field(v, "revealed")[s]
+                             : json();
   Line l;
   if (!ids.is_array() || ids.empty()) return Line("no cards left", styles::good);
   for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -57,28 +59,28 @@ std::string ranks(const json& list) {
 }  // namespace
 
 Lines table_spider_monkey(const TableInput& in, bool compact) {
-  const json& v = in.state["view"];
+  const json& v = field(in.state, "view");
   std::vector<SeatBox> seats;
   for (const SeatInfo& who : seat_infos(in.state)) {
     Lines body{line_of_cards(in, v, who.seat)};
     Line tags;
-    if (v["dealer"].is_number_integer() && v["dealer"].get<int>() == who.seat)
+    if (field(v, "dealer").is_number_integer() && field(v, "dealer").get<int>() == who.seat)
       tags.add("dealer ", styles::dim);
-    if (v["caller"].is_number_integer() && v["caller"].get<int>() == who.seat)
+    if (field(v, "caller").is_number_integer() && field(v, "caller").get<int>() == who.seat)
       tags.add("called! ", styles::warn);
-    if (v.value("phase", "") == "peek" && has(v["peeked"], who.seat))
+    if (v.value("phase", "") == "peek" && has(field(v, "peeked"), who.seat))
       tags.add("has looked ", styles::dim);
-    if (has(v["slapDone"], who.seat)) tags.add("done slapping ", styles::dim);
+    if (has(field(v, "slapDone"), who.seat)) tags.add("done slapping ", styles::dim);
     const auto s = static_cast<std::size_t>(who.seat);
     Line scores;
-    if (v["totals"].is_array() && s < v["totals"].size()) {
+    if (field(v, "totals").is_array() && s < field(v, "totals").size()) {
       scores.add("total ", styles::dim);
-      scores.add(v["totals"][s].dump() + "  ", styles::bold);
+      scores.add(field(v, "totals")[s].dump() + "  ", styles::bold);
     }
-    if (v["lastRound"].is_object() && v["lastRound"]["scores"].is_array() &&
-        s < v["lastRound"]["scores"].size() && !compact) {
+    if (field(v, "lastRound").is_object() && field(field(v, "lastRound"), "scores").is_array() &&
+        s < field(field(v, "lastRound"), "scores").size() && !compact) {
       scores.add("last round ", styles::dim);
-      scores.add(v["lastRound"]["scores"][s].dump(), styles::bold);
+      scores.add(field(field(v, "lastRound"), "scores")[s].dump(), styles::bold);
     }
     if (!scores.empty()) body.push_back(scores);
     seats.push_back({who, body, tags});
@@ -101,9 +103,9 @@ Lines table_spider_monkey(const TableInput& in, bool compact) {
   piles.add("  turn ", styles::dim);
   piles.add(std::to_string(v.value("turns", 0)), styles::bold);
   middle.push_back(piles);
-  if (v["drawn"].is_string()) {
+  if (field(v, "drawn").is_string()) {
     Line l("you drew ", styles::dim);
-    l.add(french_card(v["drawn"].get<std::string>()));
+    l.add(french_card(field(v, "drawn").get<std::string>()));
     l.add(": keep it in a slot or discard it", styles::dim);
     middle.push_back(l);
   }
@@ -113,42 +115,43 @@ Lines table_spider_monkey(const TableInput& in, bool compact) {
         Line("everyone looks at two of their own cards, then remembers them", styles::warn));
   } else if (phase == "slap" || phase == "slap-window") {
     Line l(" SLAP! ", {Color::white, Color::red, true});
-    l.add(" cards of rank " + ranks(v["slapRanks"]) + " may go onto the pile", styles::warn);
+    l.add(" cards of rank " + ranks(field(v, "slapRanks")) + " may go onto the pile", styles::warn);
     middle.push_back(l);
   } else if (phase == "power") {
     middle.push_back(Line(v.value("power", "") == "jack"
                               ? "Jack: swap any two cards on the table, unseen"
                               : "Queen: look at any one card",
                           styles::warn));
-    if (v["jackFirst"].is_object()) {
+    if (field(v, "jackFirst").is_object()) {
       Line l("first pick: ", styles::dim);
-      l.add(seat_name(in.state, v["jackFirst"]["seat"]) + "'s slot " +
-            v["jackFirst"].value("slot", json()).dump());
+      l.add(seat_name(in.state, field(field(v, "jackFirst"), "seat")) + "'s slot " +
+            field(v, "jackFirst").value("slot", json()).dump());
       middle.push_back(l);
     }
   }
-  if (v["caller"].is_number_integer() && !v["revealed"].is_array()) {
+  if (field(v, "caller").is_number_integer() && !field(v, "revealed").is_array()) {
     Line l;
-    l.add(seat_name(in.state, v["caller"]), styles::bold);
+    l.add(seat_name(in.state, field(v, "caller")), styles::bold);
     l.add(" called Spider Monkey: " + count(v.value("finalTurnsLeft", 0LL), "turn", "turns") +
               " left",
           styles::warn);
     middle.push_back(l);
   }
-  if (v["lastTurn"].is_object() && !compact) {
-    const json& t = v["lastTurn"];
+  if (field(v, "lastTurn").is_object() && !compact) {
+    const json& t = field(v, "lastTurn");
     Line l("last turn: ", styles::dim);
-    l.add(seat_name(in.state, t["seat"]), styles::bold);
+    l.add(seat_name(in.state, field(t, "seat")), styles::bold);
     l.add(t.value("from", "") == "discard" ? " took the discard" : " drew from the stock");
-    if (t["replaced"].is_number_integer()) l.add(" into slot " + t["replaced"].dump());
-    if (t["discarded"].is_string()) {
+    if (field(t, "replaced").is_number_integer())
+      l.add(" into slot " + field(t, "replaced").dump());
+    if (field(t, "discarded").is_string()) {
       l.add(", discarded ");
-      l.add(french_card(t["discarded"].get<std::string>()));
+      l.add(french_card(field(t, "discarded").get<std::string>()));
     }
     middle.push_back(l);
   }
-  if (v["lastRound"].is_object() && !compact && !v["revealed"].is_array()) {
-    const json& r = v["lastRound"];
+  if (field(v, "lastRound").is_object() && !compact && !field(v, "revealed").is_array()) {
+    const json& r = field(v, "lastRound");
     std::string winners;
     for (const json& w : r.value("winners", json::array())) {
       winners += (winners.empty() ? "" : ", ") + seat_name(in.state, w);

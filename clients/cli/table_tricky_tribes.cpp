@@ -54,7 +54,7 @@ std::string kind_words(const std::string& kind) {
 }  // namespace
 
 Lines table_tricky_tribes(const TableInput& in, bool compact) {
-  const json& v = in.state["view"];
+  const json& v = field(in.state, "view");
   std::vector<SeatBox> seats;
   for (const SeatInfo& who : seat_infos(in.state)) {
     const auto s = static_cast<std::size_t>(who.seat);
@@ -69,22 +69,24 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
     const json& points = v.value("stackPoints", json::array());
     stack.add(s < points.size() ? signed_points(points[s]) : "0", styles::bold);
     const auto cards =
-        codes(v["stacks"].is_array() && s < v["stacks"].size() ? v["stacks"][s] : json());
+        codes(field(v, "stacks").is_array() && s < field(v, "stacks").size() ? field(v, "stacks")[s]
+                                                                             : json());
     if (!cards.empty() && !compact) {
       stack.add(" ");
       stack.add(french_cards(cards));
     }
     Lines body{stats, stack};
     Line tags;
-    if (v["sides"].is_array() && s < v["sides"].size())
-      tags.add("team " + v["sides"][s].dump() + " ", styles::dim);
-    if (v["exchange"].is_array() && s < v["exchange"].size() && v["exchange"][s].is_string() &&
-        v["exchange"][s] != "deciding") {
-      tags.add(v["exchange"][s].get<std::string>() + " ", styles::dim);
+    if (field(v, "sides").is_array() && s < field(v, "sides").size())
+      tags.add("team " + field(v, "sides")[s].dump() + " ", styles::dim);
+    if (field(v, "exchange").is_array() && s < field(v, "exchange").size() &&
+        field(v, "exchange")[s].is_string() && field(v, "exchange")[s] != "deciding") {
+      tags.add(field(v, "exchange")[s].get<std::string>() + " ", styles::dim);
     }
-    if (v["voted"].is_array() && s < v["voted"].size() && v["voted"][s] == true)
+    if (field(v, "voted").is_array() && s < field(v, "voted").size() &&
+        field(v, "voted")[s] == true)
       tags.add("voted ", styles::dim);
-    if (v["dealer"].is_number_integer() && v["dealer"].get<int>() == who.seat)
+    if (field(v, "dealer").is_number_integer() && field(v, "dealer").get<int>() == who.seat)
       tags.add("dealer", styles::dim);
     seats.push_back({who, body, tags});
   }
@@ -92,7 +94,7 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
   Lines middle;
   Line head("round ", styles::dim);
   head.add(std::to_string(v.value("round", 1)), styles::bold);
-  if (v["currentTrick"].is_object()) {
+  if (field(v, "currentTrick").is_object()) {
     head.add("   trick ", styles::dim);
     head.add(
         std::to_string(v.value("trick", 0)) + " of " + std::to_string(v.value("tricksPerRound", 0)),
@@ -120,28 +122,29 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
   } else if (phase == "vote") {
     middle.push_back(Line("the round is over: vote to play on or to end the game", styles::warn));
   }
-  if (v["currentTrick"].is_object()) {
-    const json& t = v["currentTrick"];
+  if (field(v, "currentTrick").is_object()) {
+    const json& t = field(v, "currentTrick");
     Line l("trick ", styles::dim);
-    if (t["open"].is_boolean()) l.add(t["open"].get<bool>() ? "(open)  " : "(dark)  ", styles::dim);
-    if (t["by"].is_array() && !t["by"].empty()) {
-      l.add(trick(in.state, t["by"], t["cards"]));
+    if (field(t, "open").is_boolean())
+      l.add(field(t, "open").get<bool>() ? "(open)  " : "(dark)  ", styles::dim);
+    if (field(t, "by").is_array() && !field(t, "by").empty()) {
+      l.add(trick(in.state, field(t, "by"), field(t, "cards")));
     } else {
-      l.add(tribe(in.state, v["leader"]) + " leads", styles::dim);
+      l.add(tribe(in.state, field(v, "leader")) + " leads", styles::dim);
       if (v.value("forcedOpen", false))
         l.add(" (face up: they won their own dark trick)", styles::dim);
     }
     middle.push_back(l);
   }
-  if (v["lastTrick"].is_object()) {
-    const json& t = v["lastTrick"];
+  if (field(v, "lastTrick").is_object()) {
+    const json& t = field(v, "lastTrick");
     Line l("last trick (" + kind_words(t.value("kind", "")) + ")  ", styles::dim);
-    l.add(trick(in.state, t["by"], t["cards"]));
+    l.add(trick(in.state, field(t, "by"), field(t, "cards")));
     middle.push_back(l);
     Line who("  → ", styles::dim);
-    if (!t["collector"].is_null()) {
-      who.add(tribe(in.state, t["collector"]), styles::bold);
-      const auto taken = codes(t["collected"]);
+    if (!field(t, "collector").is_null()) {
+      who.add(tribe(in.state, field(t, "collector")), styles::bold);
+      const auto taken = codes(field(t, "collected"));
       if (taken.empty()) {
         who.add(" collects nothing", styles::dim);
       } else {
@@ -149,14 +152,14 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
         who.add(french_cards(taken));
       }
     }
-    if (!t["loser"].is_null() && t.contains("loser")) {
+    if (!field(t, "loser").is_null() && t.contains("loser")) {
       who.add("  (penalty for ", styles::dim);
-      who.add(tribe(in.state, t["loser"]), styles::bold);
+      who.add(tribe(in.state, field(t, "loser")), styles::bold);
       who.add(")", styles::dim);
     }
     middle.push_back(who);
   }
-  const auto discards = codes(v["discards"]);
+  const auto discards = codes(field(v, "discards"));
   if (!discards.empty() && !compact) {
     Line l("open discards ", styles::dim);
     l.add(french_cards(discards));
@@ -164,20 +167,21 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
   }
   if (v.value("dummy", false) && !compact) {
     Line l("Dummy Tribe's stack ", styles::dim);
-    l.add(french_cards(codes(v["dummyStack"])));
+    l.add(french_cards(codes(field(v, "dummyStack"))));
     middle.push_back(l);
   }
 
   Lines mine;
-  if (v["hand"].is_array()) {
+  if (field(v, "hand").is_array()) {
     Line l("your hand  ", styles::dim);
-    l.add(french_cards(codes(v["hand"])));
+    l.add(french_cards(codes(field(v, "hand"))));
     mine.push_back(l);
   }
-  if (v["yourVote"].is_string()) {
-    mine.push_back(Line(std::string("you voted to ") +
-                            (v["yourVote"] == "end-game" ? "end the game" : "play another round"),
-                        styles::dim));
+  if (field(v, "yourVote").is_string()) {
+    mine.push_back(
+        Line(std::string("you voted to ") +
+                 (field(v, "yourVote") == "end-game" ? "end the game" : "play another round"),
+             styles::dim));
   }
   return arrange(in, seats, middle, mine);
 }

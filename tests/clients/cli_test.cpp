@@ -212,3 +212,121 @@ TEST_F(CampfireCli, SpectatorWatchesAGameToTheEnd) {
 
 }  // namespace
 }  // namespace campfire::test
+
+namespace campfire::test {
+namespace {
+
+class CampfireCliMore : public ClientTest {
+ protected:
+  void SetUp() override {
+    ClientTest::SetUp();
+    token_file_ = fs::temp_directory_path() /
+                  ("campfire-cli-more-" + std::to_string(::getpid()) + "-" + port()) / "seats.json";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(token_file_.parent_path(), ec);
+    ClientTest::TearDown();
+  }
+  std::vector<std::string> cli_args(std::vector<std::string> extra) const {
+    std::vector<std::string> args = {CAMPFIRE_CLI_BINARY, "--port", port(), "--token-file",
+                                     token_file_.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  // Reads lines until one contains `part`; false when the output ends or 15 s pass first.
+  static bool read_until(Process& p, const std::string& part) {
+    const auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const auto line = p.read_line(1s);
+      if (line && has(*line, part)) return true;
+    }
+    return false;
+  }
+
+  fs::path token_file_;
+};
+
+// Seats are named from 1, and a seat the room does not have is refused in those words.
+TEST_F(CampfireCliMore, SeatsCountFromOneAndAMissingSeatIsNamed) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  cli.write("create naked-gibbon 2\nbot 5\nbot 0\nbot 2\nbot 2\nquit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string& out = cli.output();
+  EXPECT_TRUE(has(out, "joined room ")) << out;
+  EXPECT_TRUE(has(out, " as seat 1;")) << out;
+  EXPECT_TRUE(has(out, "there is no seat 5: this room has seats 1 to 2")) << out;
+  EXPECT_TRUE(has(out, "there is no seat 0: this room has seats 1 to 2")) << out;
+  EXPECT_TRUE(has(out, "seat 2  Bot 2 [bot]")) << out;
+  EXPECT_TRUE(has(out, "error room_full: that seat is taken")) << out;
+}
+
+// `create` takes the game's options (any case, yes/no for switches) and the room's timers.
+TEST_F(CampfireCliMore, CreateTakesOptionsAndTimers) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  cli.write("create pinocchio 3 STARTSEAT=0 turn=45 grace=90 takeover=no\nbot\nbot\nstart\nwait\nquit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string& out = cli.output();
+  EXPECT_TRUE(has(out, ", pinocchio, playing")) << out;
+  EXPECT_TRUE(has(out, "turn timer: Andrea has 4")) << out;
+  EXPECT_TRUE(has(out, " s to act")) << out;
+  EXPECT_FALSE(has(out, "error")) << out;
+  Process tribes(cli_args({"--name", "Andrea"}));
+  tribes.write("create tricky 3 jokers=2 CUTDECK=yes\nquit\n");
+  tribes.close_stdin();
+  ASSERT_EQ(tribes.wait(30s), 0) << tribes.output();
+  EXPECT_TRUE(has(tribes.output(), ", tricky-tribes, waiting")) << tribes.output();
+  // The options arrived as the game declares them.
+  client::Connection watcher("127.0.0.1", port_);
+  ASSERT_TRUE(watcher.request({{"type", "hello"}, {"protocol", 1}, {"name", "W"}}));
+  const auto rooms = watcher.request({{"type", "list_rooms"}});
+  ASSERT_TRUE(rooms);
+  const json& listed = (*rooms)["rooms"];
+  const auto it = std::find_if(listed.begin(), listed.end(),
+                               [](const json& r) { return r["game"] == "tricky-tribes"; });
+  ASSERT_NE(it, listed.end()) << rooms->dump();
+  EXPECT_EQ((*it)["options"]["jokers"], 2);
+  EXPECT_EQ((*it)["options"]["cutDeck"], true);
+}
+
+// `rooms` lists the seats you hold on this server, `rejoin` without a code takes the only one.
+TEST_F(CampfireCliMore, RoomsListsYourSeatsAndRejoinFindsThem) {
+  Process first(cli_args({"--name", "Andrea"}));
+  first.write("create pinocchio 2\nbot\nstart\nquit\n");
+  first.close_stdin();
+  ASSERT_EQ(first.wait(30s), 0) << first.output();
+  const auto joined = lines_starting(first.output(), "joined room ");
+  ASSERT_FALSE(joined.empty()) << first.output();
+  const std::string room = joined.front().substr(0, 6);
+  Process second(cli_args({"--name", "Andrea"}));
+  second.write("rooms\nrejoin\nquit\n");
+  second.close_stdin();
+  ASSERT_EQ(second.wait(30s), 0) << second.output();
+  const std::string& out = second.output();
+  EXPECT_TRUE(has(out, "your seats (rejoin CODE takes one back):")) << out;
+  EXPECT_TRUE(has(out, room + "  Pinocchio  seat 1 as Andrea, playing")) << out;
+  EXPECT_TRUE(has(out, "joined room " + room + " as seat 1")) << out;
+}
+
+// A server restart in the middle of a script: the client says so, reconnects by itself, takes
+// its seat back and the script plays on to the end of the game.
+TEST_F(CampfireCliMore, AScriptSurvivesAServerRestart) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  cli.write("create pinocchio 2 seed=3\nbot\nstart\n1\n1\n");
+  ASSERT_TRUE(read_until(cli, "your move (type its number):")) << cli.output();
+  ASSERT_TRUE(read_until(cli, "your move (type its number):")) << cli.output();
+  restart_server();
+  ASSERT_TRUE(read_until(cli, "reconnecting")) << cli.output();
+  ASSERT_TRUE(read_until(cli, "took your seat back: joined room ")) << cli.output();
+  std::string moves;
+  for (int i = 0; i < 80; ++i) moves += "1\n";
+  cli.write(moves + "quit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(60s), 0) << cli.output();
+  EXPECT_TRUE(has(cli.output(), "game over. places: ")) << cli.output();
+}
+
+}  // namespace
+}  // namespace campfire::test

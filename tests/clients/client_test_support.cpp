@@ -25,6 +25,9 @@ Process::Process(std::vector<std::string> argv) {
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
+  // Nothing else of the test goes to the child: a child that lives on (tmux's server) would
+  // otherwise keep the test server's listening socket open after it stopped.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);

@@ -6,8 +6,8 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <unistd.h>
+#include <chrono>
 
 #include <csignal>
 #include <filesystem>
