@@ -265,7 +265,8 @@ TEST_F(CampfireCliMore, SeatsCountFromOneAndAMissingSeatIsNamed) {
 // `create` takes the game's options (any case, yes/no for switches) and the room's timers.
 TEST_F(CampfireCliMore, CreateTakesOptionsAndTimers) {
   Process cli(cli_args({"--name", "Andrea"}));
-  cli.write("create pinocchio 3 STARTSEAT=0 turn=45 grace=90 takeover=no\nbot\nbot\nstart\nwait\nquit\n");
+  cli.write(
+      "create pinocchio 3 STARTSEAT=0 turn=45 grace=90 takeover=no\nbot\nbot\nstart\nwait\nquit\n");
   cli.close_stdin();
   ASSERT_EQ(cli.wait(30s), 0) << cli.output();
   const std::string& out = cli.output();
