@@ -49,6 +49,23 @@ Line french_cards(const std::vector<std::string>& codes) {
   return out;
 }
 
+Lines big_french_cards(const std::vector<std::string>& codes) {
+  Lines out(3);
+  const Style edge{Color::white};
+  for (const std::string& code : codes) {
+    std::string face = french_words(code);
+    if (code == "X1" || code == "X2") face = "JOK";
+    while (display_width(face) < 3) face += " ";
+    Style style = french_style(code);
+    out[0].add("┌───┐", edge);
+    out[1].add("│", edge);
+    out[1].add(face, style);
+    out[1].add("│", edge);
+    out[2].add("└───┘", edge);
+  }
+  return out;
+}
+
 std::string pinocchio_words(const std::string& code) {
   if (code.find('-') == std::string::npos) return code;
   std::string out;

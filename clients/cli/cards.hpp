@@ -17,6 +17,12 @@ Line french_card(const std::string& code);
 // Cards one after another, separated by a space ("—" when there are none).
 Line french_cards(const std::vector<std::string>& codes);
 
+// Cards drawn large, three rows high, for a terminal with room to spare:
+//   ┌───┐┌───┐
+//   │7♣ ││10♥│
+//   └───┘└───┘
+Lines big_french_cards(const std::vector<std::string>& codes);
+
 // "blue-bow-tie" -> "Blue Bow Tie"; other codes are left as they are.
 std::string pinocchio_words(const std::string& code);
 // A Pinocchio card in words, in its colour.

@@ -142,14 +142,17 @@ void render_table(Lines& out, const std::vector<std::vector<std::string>>& rows,
         line.add(cell);
       }
       out.push_back(std::move(line));
-    } else {
-      // Too wide to align: each row as one wrapped line, its cells separated by " · ".
-      Line line;
-      for (std::size_t c = 0; c < rows[r].size(); ++c) {
-        if (c > 0) line.add(" · ", styles::dim);
-        line.add(inline_spans(rows[r][c], style));
+    } else if (r > 0) {
+      // Too wide to align: each row becomes its first cell, then "heading: cell" for the rest.
+      for (Line& l : wrap(inline_spans(rows[r].empty() ? "" : rows[r][0], styles::bold), width)) {
+        out.push_back(std::move(l));
       }
-      for (Line& l : wrap(line, width, 2)) out.push_back(std::move(l));
+      for (std::size_t c = 1; c < rows[r].size(); ++c) {
+        Line line("  ");
+        if (c < rows[0].size()) line.add(rows[0][c] + ": ", styles::dim);
+        line.add(inline_spans(rows[r][c], {}));
+        for (Line& l : wrap(line, width, 4)) out.push_back(std::move(l));
+      }
     }
   }
 }

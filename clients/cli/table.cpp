@@ -50,15 +50,31 @@ void lay_out_row_of_boxes(Lines& out, const std::vector<Lines>& boxes, int width
   int per_row = static_cast<int>(boxes.size());
   while (per_row > 1 && (width - kGap * (per_row - 1)) / per_row < wanted) --per_row;
   const int cell = std::max(1, (width - kGap * (per_row - 1)) / per_row);
-  for (std::size_t first = 0; first < boxes.size(); first += static_cast<std::size_t>(per_row)) {
-    const std::size_t last = std::min(boxes.size(), first + static_cast<std::size_t>(per_row));
+  // A seat's name line is clipped to its cell; what the game shows of it wraps within the cell,
+  // so a long line of cards stays whole.
+  std::vector<Lines> fitted;
+  for (const Lines& b : boxes) {
+    Lines f;
+    for (std::size_t r = 0; r < b.size(); ++r) {
+      if (r == 0) {
+        f.push_back(clip(b[r], cell));
+      } else {
+        Lines parts = wrap(b[r], cell, 4);
+        if (parts.empty()) parts.emplace_back();
+        for (Line& w : parts) f.push_back(clip(w, cell));
+      }
+    }
+    fitted.push_back(std::move(f));
+  }
+  for (std::size_t first = 0; first < fitted.size(); first += static_cast<std::size_t>(per_row)) {
+    const std::size_t last = std::min(fitted.size(), first + static_cast<std::size_t>(per_row));
     std::size_t rows = 0;
-    for (std::size_t b = first; b < last; ++b) rows = std::max(rows, boxes[b].size());
+    for (std::size_t b = first; b < last; ++b) rows = std::max(rows, fitted[b].size());
     for (std::size_t r = 0; r < rows; ++r) {
       Line row;
       for (std::size_t b = first; b < last; ++b) {
         if (b > first) row.add(std::string(kGap, ' '));
-        Line piece = r < boxes[b].size() ? clip(boxes[b][r], cell) : Line();
+        Line piece = r < fitted[b].size() ? fitted[b][r] : Line();
         if (b + 1 < last) piece.pad_to(cell);
         row.add(piece);
       }
@@ -202,6 +218,18 @@ Lines arrange(const TableInput& in, const std::vector<SeatBox>& seats, const Lin
     }
   }
   return out;
+}
+
+void add_hand(Lines& mine, const TableInput& in, const std::vector<std::string>& cards) {
+  const bool roomy = in.height >= 30 && static_cast<int>(cards.size()) * 5 + 4 <= in.width;
+  if (roomy && !cards.empty()) {
+    mine.push_back(Line("your hand", styles::dim));
+    for (Line& row : big_french_cards(cards)) mine.push_back(std::move(row));
+    return;
+  }
+  Line l("your hand  ", styles::dim);
+  l.add(french_cards(cards));
+  mine.push_back(l);
 }
 
 std::string key_words(const std::string& key) {

@@ -79,6 +79,10 @@ Line seat_title(const SeatInfo& who, const std::string& extra = "");
 Lines arrange(const TableInput& in, const std::vector<SeatBox>& seats, const Lines& middle,
               const Lines& mine);
 
+// Your hand under your seat: large cards when the terminal has the rows and columns for them,
+// one line of small ones otherwise.
+void add_hand(Lines& mine, const TableInput& in, const std::vector<std::string>& cards);
+
 // Each game's renderer.
 Lines table_pinocchio(const TableInput& in, bool compact);
 Lines table_naked_gibbon(const TableInput& in, bool compact);

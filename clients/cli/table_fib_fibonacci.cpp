@@ -136,9 +136,7 @@ Lines table_fib_fibonacci(const TableInput& in, bool compact) {
 
   Lines mine;
   if (field(v, "hand").is_array()) {
-    Line l("your hand  ", styles::dim);
-    l.add(french_cards(codes(field(v, "hand"))));
-    mine.push_back(l);
+    add_hand(mine, in, codes(field(v, "hand")));
   }
   return arrange(in, seats, middle, mine);
 }

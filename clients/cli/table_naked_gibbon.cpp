@@ -140,9 +140,7 @@ Lines table_naked_gibbon(const TableInput& in, bool compact) {
     for (const json& c : field(v, "hand")) {
       if (c.is_string()) hand.push_back(c.get<std::string>());
     }
-    Line l("your hand  ", styles::dim);
-    l.add(french_cards(hand));
-    mine.push_back(l);
+    add_hand(mine, in, hand);
   }
   return arrange(in, seats, middle, mine);
 }

@@ -173,9 +173,7 @@ Lines table_tricky_tribes(const TableInput& in, bool compact) {
 
   Lines mine;
   if (field(v, "hand").is_array()) {
-    Line l("your hand  ", styles::dim);
-    l.add(french_cards(codes(field(v, "hand"))));
-    mine.push_back(l);
+    add_hand(mine, in, codes(field(v, "hand")));
   }
   if (field(v, "yourVote").is_string()) {
     mine.push_back(

@@ -189,6 +189,20 @@ TEST(Tables, SpiderMonkeyShowsSlotsAndWhatYouJustSaw) {
   EXPECT_FALSE(has(later, "K♦")) << later;
 }
 
+// A seat's line too long for its box wraps inside the box rather than losing cards.
+TEST(Tables, ALongLineOfCardsWrapsInsideItsSeat) {
+  const json view = json::parse(R"({"phase":"over","round":1,"dealer":2,"current":null,
+    "lines":[[0,1,2,3],[0,1,2,3,4,5,6,7],[0,1,2,3]],"stock":30,"discard":["7S"],"caller":0,
+    "revealed":[["2S","7S","8C","KH"],["5S","AC","2D","8C","9D","JH","4S","3C"],
+                ["9S","QD","AS","KC"]],"finalTurnsLeft":0,"turns":3,"lastTurn":null,
+    "lastRound":null})");
+  const std::string out = table_text(state_of("spider-monkey", view, 0, json::array()), 80);
+  for (const char* card : {"5♠", "A♣", "2♦", "8♣", "9♦", "J♥", "4♠", "3♣", "9♠", "Q♦", "K♣"}) {
+    EXPECT_TRUE(has(out, card)) << card << "\n" << out;
+  }
+  EXPECT_FALSE(has(out, "…")) << out;
+}
+
 TEST(Tables, TrickyTribesShowsTheTrickTheLastTrickAndStacks) {
   const json view = json::parse(R"({"phase":"respond","round":2,"trick":3,"tricksPerRound":9,
     "dealer":1,"dummy":false,"handCounts":[7,6,6],"deck":10,"hiddenDiscards":3,
@@ -206,6 +220,20 @@ TEST(Tables, TrickyTribesShowsTheTrickTheLastTrickAndStacks) {
   EXPECT_TRUE(has(out, "stack +3 9♥  J♥")) << out;
   EXPECT_TRUE(has(out, "hand 6  total 9")) << out;
   EXPECT_TRUE(has(out, "your hand  5♦  9♦  10♥")) << out;
+}
+
+// With rows to spare the hand is drawn as large cards; in a small terminal on one line.
+TEST(Tables, ARoomyTerminalDrawsYourHandLarge) {
+  const json view = json::parse(R"({"phase":"respond","round":1,"trick":1,"tricksPerRound":9,
+    "handCounts":[3,9,9],"deck":10,"hand":["5D","TH","X1"],"stacks":[[],[],[]],
+    "stackPoints":[0,0,0],"totals":[0,0,0],"endMode":"target","target":15})");
+  const json state = state_of("tricky-tribes", view, 0);
+  const std::string big = table_text(state, 100, 36);
+  EXPECT_TRUE(has(big, "┌───┐┌───┐┌───┐")) << big;
+  EXPECT_TRUE(has(big, "│5♦ ││10♥││JOK│")) << big;
+  const std::string small = table_text(state, 100, 20);
+  EXPECT_FALSE(has(small, "┌")) << small;
+  EXPECT_TRUE(has(small, "your hand  5♦  10♥ Joker")) << small;
 }
 
 // A game added later needs no change here: its view reads as words, never as JSON.
@@ -325,6 +353,18 @@ TEST(Markdown, HeadingsListsTablesAndEmphasisBecomeLines) {
   EXPECT_FALSE(has(out, "**")) << out;
   EXPECT_FALSE(has(out, "|")) << out;
   for (const Line& l : lines) EXPECT_LE(l.width(), 40);
+}
+
+// A table too wide for the terminal turns into one block per row, its cells named.
+TEST(Markdown, AWideTableReadsRowByRow) {
+  const std::string md =
+      "| Jump | Card | The fire becomes |\n|---|---|---|\n"
+      "| Hands up | a hand card, not a heart, face up | its number |\n";
+  const std::string out = plain(render_markdown(md, 30));
+  EXPECT_TRUE(has(out,
+                  "Hands up\n  Card: a hand card, not a\n    heart, face up\n  The fire becomes: "
+                  "its number\n"))
+      << out;
 }
 
 json games() {
