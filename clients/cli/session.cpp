@@ -126,6 +126,7 @@ void Session::note(const json& m, bool own) {
     seat_ = spectating_ ? -1 : m.value("seat", -1);
     token_ = spectating_ ? "" : m.value("token", "");
     game_over_ = false;
+    game_noted_ = false;
     if (!spectating_ && !token_.empty()) {
       HeldSeat held;
       if (auto old = seats_.get(room_); old && old->server == endpoint().text()) held = *old;
@@ -145,20 +146,23 @@ void Session::note(const json& m, bool own) {
   }
   if (type == "state" && m.value("room", "") == room_) {
     state_ = m;
-    if (m.value("status", "") == "over") game_over_ = true;
-    if (!spectating_) {
+    const bool over = m.value("status", "") == "over";
+    // The seat file learns the room's game from its first state, and that it ended.
+    if (!spectating_ && !game_noted_) {
+      game_noted_ = true;
       auto held = seats_.get(room_);
       if (held && held->game.empty() && field(m, "game").is_string()) {
         held->game = field(m, "game").get<std::string>();
         seats_.put(*held);
       }
-      if (held && m.value("status", "") == "over") seats_.mark_over(room_);
     }
+    if (over && !game_over_ && !spectating_) seats_.mark_over(room_);
+    if (over) game_over_ = true;
     return;
   }
   if (type == "game_over" && m.value("room", "") == room_) {
+    if (!game_over_ && !spectating_) seats_.mark_over(room_);
     game_over_ = true;
-    if (!spectating_) seats_.mark_over(room_);
     return;
   }
   if (type == "left" || type == "room_closed") {

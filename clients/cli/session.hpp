@@ -90,6 +90,7 @@ class Session {
   std::string token_;
   json state_;
   bool game_over_ = false;
+  bool game_noted_ = false;
   json games_;
   // Whether the next `joined` comes from create_room (so the room's game and privacy are known).
   json pending_create_;

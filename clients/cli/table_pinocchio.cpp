@@ -34,9 +34,6 @@ Line claim_line(const json& state, const json& c) {
     l.add(" called it: ");
     l.add(pinocchio_card(field(c, "revealed").get<std::string>()));
     l.add(truthful ? " true" : " a lie!", truthful ? styles::good : styles::bad);
-  } else if (c.contains("card") && field(c, "card").is_string()) {
-    l.add(" · you played ", styles::dim);
-    l.add(pinocchio_card(field(c, "card").get<std::string>()));
   } else if (!c.value("challengeable", true)) {
     l.add(" · no challenge", styles::dim);
   }
