@@ -6,15 +6,16 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
-  libjemalloc-dev libgtest-dev libgmock-dev libbenchmark-dev libncurses-dev
+  libjemalloc-dev libhiredis-dev libgtest-dev libgmock-dev libbenchmark-dev libncurses-dev
   python3 python3-websockets
 )
 # CAMPFIRE_DEPS=build installs only what compiling the server needs (the container's build
 # stage); the default also brings the test tools: clang for the fuzz targets, chromium with
-# node for the browser client's tests (a node that brings its own npm is kept as it is), and
-# tmux, in which the terminal client's tests run it full screen.
+# node for the browser client's tests (a node that brings its own npm is kept as it is), tmux,
+# in which the terminal client's tests run it full screen, and redis-server for the cluster's
+# tests (each starts its own).
 if [[ "${CAMPFIRE_DEPS:-all}" != "build" ]]; then
-  packages+=(clang libclang-rt-14-dev chromium tmux)
+  packages+=(clang libclang-rt-14-dev chromium tmux redis-server)
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 fi
 
