@@ -14,6 +14,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,13 @@ class RedisServer {
       : appendfsync_(std::move(appendfsync)),
         port_(port != 0 ? port : free_tcp_port()),
         dir_(fresh_temp_dir("campfire-redis")) {
-    start();
+    try {
+      start();
+    } catch (...) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+      throw;
+    }
   }
   ~RedisServer() {
     if (pid_ > 0) {
@@ -103,7 +110,9 @@ class RedisServer {
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
       pid_ = -1;
-      throw std::runtime_error("cannot start redis-server (is it installed? make deps)");
+      throw std::runtime_error(std::string("cannot start redis-server: ") + std::strerror(rc) +
+                               " (the cluster's tests need it: scripts/install-deps.sh, or make "
+                               "deps, installs it)");
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {

@@ -164,10 +164,10 @@ TEST_F(RedisJournalTest, RecordsAreKeptInOrderAndLoadBack) {
   over.version = 7;
   j.write(over, nullptr);
   j.flush();
-  EXPECT_TRUE(j.live(wall_ms() + 1000).empty()) << "finished before the cut-off";
-  EXPECT_EQ(j.live(0).size(), 1u) << "finished after the cut-off";
   auto finished = j.load("ABCDEF");
   ASSERT_TRUE(finished);
+  EXPECT_TRUE(j.live(finished->finished_ms + 1).empty()) << "finished before the cut-off";
+  EXPECT_EQ(j.live(finished->finished_ms).size(), 1u) << "finished at the cut-off";
   EXPECT_TRUE(finished->finished());
   EXPECT_EQ(finished->version, 7);
   EXPECT_EQ(finished->seat_list.size(), 1u);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -69,6 +70,22 @@ class RedisAdapterTest : public ::testing::Test {
   }
   IoThread io_;
 };
+
+// Without redis-server these tests cannot run: they fail, saying what is missing.
+TEST(RedisFixture, AMissingRedisServerFailsWithAClearMessage) {
+  const char* path = std::getenv("PATH");
+  const std::string saved = path != nullptr ? path : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  try {
+    RedisServer redis;
+    ::setenv("PATH", saved.c_str(), 1);
+    FAIL() << "a redis-server started from an empty PATH";
+  } catch (const std::runtime_error& e) {
+    ::setenv("PATH", saved.c_str(), 1);
+    EXPECT_NE(std::string(e.what()).find("cannot start redis-server"), std::string::npos)
+        << e.what();
+  }
+}
 
 TEST(RedisUrl, ParsesHostPortAndDatabase) {
   std::string error;
@@ -197,10 +214,11 @@ TEST_F(RedisAdapterTest, UnreachableRedisFailsCommandsAtOnceAndConnectsWhenItCom
   std::atomic<int> ups{0};
   c->on_state([&](bool up) { ups += up ? 1 : 0; });
   c->start();
-  const auto started = std::chrono::steady_clock::now();
   const Reply r = c->call({"PING"}, 5s);
   EXPECT_TRUE(r.failed());
-  EXPECT_LT(std::chrono::steady_clock::now() - started, 2s) << "a command must not wait for redis";
+  // The connection's own answer (why it is down), not the caller giving up waiting.
+  EXPECT_EQ(r.str.find("no reply within"), std::string::npos)
+      << "a command must not wait for redis";
   EXPECT_FALSE(r.str.empty());
   EXPECT_EQ(ups.load(), 0);
   RedisServer redis("always", port);
@@ -232,12 +250,10 @@ TEST_F(RedisAdapterTest, AHungRedisFailsCommandsAfterTheReplyTimeLimit) {
   std::atomic<int> downs{0};
   c->on_state([&](bool up) { downs += up ? 0 : 1; });
   redis.pause();
-  const auto started = std::chrono::steady_clock::now();
-  const Reply r = c->call({"SET", "during", "pause"}, 10s);
-  const auto waited = std::chrono::steady_clock::now() - started;
+  const Reply r = c->call({"SET", "during", "pause"}, 60s);
   EXPECT_TRUE(r.failed()) << r.describe();
-  EXPECT_NE(r.str.find("no reply within"), std::string::npos) << r.describe();
-  EXPECT_LT(waited, 5s);
+  // The connection's time limit (500 ms) ended the wait, not the caller's (60 s).
+  EXPECT_NE(r.str.find("no reply within 500 ms"), std::string::npos) << r.describe();
   EXPECT_TRUE(eventually([&] { return downs.load() >= 1; }));
   redis.resume();
   EXPECT_TRUE(eventually([&] { return c->up(); })) << "no reconnection after the pause";
