@@ -292,7 +292,14 @@ Outcome run_command(const std::string& line, Session& s) {
       if (!s.state().is_object()) return refuse("usage: rules GAME (games lists them)");
       o.rules = s.state().value("game", "");
     } else {
-      o.rules = resolve_game(w[1], s.games());
+      const std::string id = resolve_game(w[1], s.games());
+      const json& games = s.games();
+      if (games.is_array() && std::none_of(games.begin(), games.end(), [&](const json& g) {
+            return g.is_object() && g.value("id", "") == id;
+          })) {
+        return refuse("there is no game '" + w[1] + "' (games lists them)");
+      }
+      o.rules = id;
     }
   } else if (verb == "create") {
     auto parsed = parse_create(w, s.games());

@@ -329,5 +329,17 @@ TEST_F(CampfireCliMore, AScriptSurvivesAServerRestart) {
   EXPECT_TRUE(has(cli.output(), "game over. places: ")) << cli.output();
 }
 
+// rules names a game the server does not have in words, without asking the server for it.
+TEST_F(CampfireCliMore, RulesOfAnUnknownGameAreRefusedInWords) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  cli.write("rules hopscotch\nrules\nquit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string& out = cli.output();
+  EXPECT_TRUE(has(out, "there is no game 'hopscotch' (games lists them)")) << out;
+  EXPECT_TRUE(has(out, "usage: rules GAME (games lists them)")) << out;
+  EXPECT_FALSE(has(out, "HTTP")) << out;
+}
+
 }  // namespace
 }  // namespace campfire::test
