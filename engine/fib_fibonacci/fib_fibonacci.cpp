@@ -847,13 +847,16 @@ class FibState final : public StateBase<FibState> {
     return rank_of(c) == 6 ? " (as " + std::to_string(value) + ")" : "";
   }
 
+  // Runs are numbered from 1 in words (as the browser and terminal tables show them) and by
+  // index from 0 in actions and views.
   std::string run_words(int index) const {
-    if (index < 0 || index >= static_cast<int>(runs_.size())) return "run " + std::to_string(index);
+    const std::string name = "run " + std::to_string(index + 1);
+    if (index < 0 || index >= static_cast<int>(runs_.size())) return name;
     const Run& r = runs_[static_cast<std::size_t>(index)];
     if (r.length == 0) {
-      return "the empty side " + side_name(r.side) + " of " + words(bases_[r.base].card);
+      return name + ", the empty side " + side_name(r.side) + " of " + words(bases_[r.base].card);
     }
-    std::string s = "run " + std::to_string(index) + " (";
+    std::string s = name + " (";
     for (int k = 0; k < r.length; ++k) s += (k ? "-" : "") + std::to_string(r.values[k]);
     return s + ")";
   }

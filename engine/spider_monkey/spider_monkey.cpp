@@ -127,8 +127,14 @@ json ranks_json(std::uint32_t bits) {
   return out;
 }
 
+// Players count slots from 1; actions and views name them by id, from 0. A slot keeps its
+// number for the whole round, so a slapped card leaves a gap in the numbering.
+std::string slot_number(int id) {
+  return std::to_string(id + 1);
+}
+
 std::string slot_words(Seat seat, int slot) {
-  return seat_ref(seat) + "'s slot " + std::to_string(slot);
+  return seat_ref(seat) + "'s slot " + slot_number(slot);
 }
 
 // The stockpile depth of the cut: a generator seeded by the deck order (FNV-1a of the cards).
@@ -201,20 +207,19 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
   std::string describe(Seat, const Action& a) const override {
     switch (a.kind) {
       case kPeek:
-        return "look at your slots " + std::to_string(a.arg(0)) + " and " +
-               std::to_string(a.arg(1));
+        return "look at your slots " + slot_number(a.arg(0)) + " and " + slot_number(a.arg(1));
       case kDrawStock:
         return "draw the top card of the stockpile";
       case kReplace:
-        return "keep the drawn card in slot " + std::to_string(a.arg(0)) +
+        return "keep the drawn card in slot " + slot_number(a.arg(0)) +
                " and discard the card there";
       case kDiscardDrawn:
         return "discard the drawn card";
       case kTakeDiscard:
         return "take the " + sc::words(discard_.back()) + " from the discard pile into slot " +
-               std::to_string(a.arg(0));
+               slot_number(a.arg(0));
       case kSlap:
-        return "slap the card in your slot " + std::to_string(a.arg(0));
+        return "slap the card in your slot " + slot_number(a.arg(0));
       case kSlapDone:
         return "stop slapping";
       case kUseJack:
@@ -513,19 +518,18 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     const Slot a = lines_[seat][static_cast<std::size_t>(i)];
     const Slot b = lines_[seat][static_cast<std::size_t>(j)];
     events.emit(Audience::only(seat), [&] {
-      return json{
-          {"type", "peek"},
-          {"slots", {a.id, b.id}},
-          {"cards", {sc::code(a.card), sc::code(b.card)}},
-          {"text", "you look at your slot " + std::to_string(a.id) + ": " + sc::words(a.card) +
-                       ", and slot " + std::to_string(b.id) + ": " + sc::words(b.card)}};
+      return json{{"type", "peek"},
+                  {"slots", {a.id, b.id}},
+                  {"cards", {sc::code(a.card), sc::code(b.card)}},
+                  {"text", "you look at your slot " + slot_number(a.id) + ": " + sc::words(a.card) +
+                               ", and slot " + slot_number(b.id) + ": " + sc::words(b.card)}};
     });
     events.emit(Audience::all(), [&] {
       return json{{"type", "peeked"},
                   {"seat", seat},
                   {"slots", {a.id, b.id}},
-                  {"text", seat_ref(seat) + " looks at their slots " + std::to_string(a.id) +
-                               " and " + std::to_string(b.id)}};
+                  {"text", seat_ref(seat) + " looks at their slots " + slot_number(a.id) + " and " +
+                               slot_number(b.id)}};
     });
   }
 
@@ -591,7 +595,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
                   {"slot", slot.id},
                   {"discarded", sc::code(old)},
                   {"text", seat_ref(seat) + " takes the " + sc::words(taken) + " into slot " +
-                               std::to_string(slot.id) + " and discards " + sc::words(old)}};
+                               slot_number(slot.id) + " and discards " + sc::words(old)}};
     });
     open_slap_window(old, events);
     return std::nullopt;
@@ -642,7 +646,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
           {"type", "placed"},
           {"slot", slot.id},
           {"card", sc::code(drawn)},
-          {"text", "you put the " + sc::words(drawn) + " in your slot " + std::to_string(slot.id)}};
+          {"text", "you put the " + sc::words(drawn) + " in your slot " + slot_number(slot.id)}};
     });
     events.emit(Audience::all(), [&] {
       return json{{"type", "replace"},
@@ -650,7 +654,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
                   {"slot", slot.id},
                   {"discarded", sc::code(old)},
                   {"text", seat_ref(seat) + " keeps the drawn card in slot " +
-                               std::to_string(slot.id) + " and discards " + sc::words(old)}};
+                               slot_number(slot.id) + " and discards " + sc::words(old)}};
     });
     open_slap_window(old, events);
     return std::nullopt;
@@ -705,7 +709,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
                     {"card", sc::code(slot.card)},
                     {"correct", true},
                     {"text", seat_ref(seat) + " slaps the " + sc::words(slot.card) + " from slot " +
-                                 std::to_string(slot.id) + ": correct!"}};
+                                 slot_number(slot.id) + ": correct!"}};
       });
     } else {
       json added = json::array();
@@ -715,17 +719,16 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
         added.push_back(line.back().id);
       }
       events.emit(Audience::all(), [&] {
-        return json{
-            {"type", "slap"},
-            {"seat", seat},
-            {"slot", slot.id},
-            {"card", sc::code(slot.card)},
-            {"correct", false},
-            {"penaltySlots", added},
-            {"text", seat_ref(seat) + " slaps the " + sc::words(slot.card) + " from slot " +
-                         std::to_string(slot.id) + ": wrong! " + std::to_string(added.size()) +
-                         " penalty card" + (added.size() == 1 ? "" : "s") + " go face down to " +
-                         seat_ref(seat)}};
+        return json{{"type", "slap"},
+                    {"seat", seat},
+                    {"slot", slot.id},
+                    {"card", sc::code(slot.card)},
+                    {"correct", false},
+                    {"penaltySlots", added},
+                    {"text", seat_ref(seat) + " slaps the " + sc::words(slot.card) + " from slot " +
+                                 slot_number(slot.id) + ": wrong! " + std::to_string(added.size()) +
+                                 " penalty card" + (added.size() == 1 ? "" : "s") +
+                                 " go face down to " + seat_ref(seat)}};
       });
       switch (config_.slap_mode) {
         case SlapMode::kEnd:

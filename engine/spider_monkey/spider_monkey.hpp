@@ -56,6 +56,7 @@
 // a face-down card in the view, not even its owner, until the reveal at the end of the game:
 // players learn their cards through one-shot private events (peek, Queen look, the card they drew
 // or placed). The player holding a drawn card sees it until it is placed or discarded.
+// Labels and event texts number slots from 1 (slot id + 1), as players count.
 #pragma once
 
 #include <cstdint>

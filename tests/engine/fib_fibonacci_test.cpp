@@ -828,6 +828,26 @@ TEST(FibFibonacci, EveryLegalMoveHasWords) {
   }
 }
 
+// Runs are counted from 1 in words, as the tables show them; actions and views keep the index.
+TEST(FibFibonacci, WordsCountRunsFromOne) {
+  Match m = opened_with(joker("X1", "2C", "A"), {"3D", "5D", "6D", "2D", "8D"});
+  auto words = [&](const json& move) {
+    auto a = game().action_from_json(move);
+    EXPECT_TRUE(a.ok()) << move.dump();
+    return m.state().describe(1, *a);
+  };
+  EXPECT_EQ(words(run("3D", 0)), "play 3♦ on run 1 (2)");
+  EXPECT_EQ(words(run("2D", 1)), "play 2♦ on run 2, the empty side B of Joker");
+  Events ev;
+  auto a = game().action_from_json(run("3D", 0));
+  ASSERT_TRUE(a.ok());
+  ASSERT_FALSE(m.apply(1, *a, ev).has_value());
+  ASSERT_FALSE(ev.list().empty());
+  EXPECT_NE(ev.list()[0].body["text"].get<std::string>().find("run 1 (2-3)"), std::string::npos)
+      << ev.list()[0].body["text"];
+  EXPECT_EQ(view(m, 0)["runs"][0]["cards"], json({"2C", "3D"})) << "the view keeps index 0";
+}
+
 // FF-2: drawing is allowed while a play exists; passing is not.
 TEST(FibFibonacci, DrawIsAlwaysAllowedWhilePileLasts) {
   Match m = start(deal({"X1", "2C", "3C", "5C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));

@@ -394,7 +394,7 @@ TEST(SpiderMonkey, T8_QueenLook) {
   for (const Event& e : ev) {
     if (e.to.everyone) {
       EXPECT_FALSE(e.body.contains("card"));
-      EXPECT_EQ(e.body["text"], "{seat:0} looks at {seat:2}'s slot 2");
+      EXPECT_EQ(e.body["text"], "{seat:0} looks at {seat:2}'s slot 3");
     } else {
       ++private_events;
       EXPECT_EQ(e.to.seats, SeatSet::of(0));
@@ -811,6 +811,28 @@ TEST(SpiderMonkey, CutForDiscard) {
     tops.insert(view(*m, 0)["discard"][0].get<std::string>());
   }
   EXPECT_GT(tops.size(), 10u);
+}
+
+// Players count slots from 1: labels and event texts call the slot with id 0 "slot 1", while
+// actions and views keep the ids.
+TEST(SpiderMonkey, WordsCountSlotsFromOne) {
+  Match m = start(kFour, "9S", {"8D"});
+  const auto peek = play_events(m, 0, {{"move", "peek"}, {"slots", {0, 2}}});
+  ASSERT_EQ(peek.size(), 2u);
+  EXPECT_EQ(peek[0].body["slots"], json({0, 2}));
+  EXPECT_EQ(peek[0].body["text"], "you look at your slot 1: 2♣, and slot 3: 4♣");
+  EXPECT_EQ(peek[1].body["text"], "{seat:0} looks at their slots 1 and 3");
+  timeout(m);
+  play(m, 0, kDraw);
+  auto keep = m.game().action_from_json(replace(1));
+  ASSERT_TRUE(keep.ok());
+  EXPECT_EQ(m.state().describe(0, *keep).rfind("keep the drawn card in slot 2", 0), 0u)
+      << m.state().describe(0, *keep);
+  const auto placed = play_events(m, 0, replace(1));
+  ASSERT_GE(placed.size(), 2u);
+  EXPECT_EQ(placed[0].body["slot"], 1);
+  EXPECT_EQ(placed[0].body["text"], "you put the 8♦ in your slot 2");
+  EXPECT_EQ(placed[1].body["text"], "{seat:0} keeps the drawn card in slot 2 and discards 3♣");
 }
 
 }  // namespace
