@@ -83,8 +83,9 @@ export async function launchBrowser() {
 }
 
 // A player in their own browser context (their own localStorage), named before the page loads.
-export async function newPlayer(browser, server, name, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport });
+// opts.reducedMotion: 'reduce' for a user who asks for less motion.
+export async function newPlayer(browser, server, name, viewport = DESKTOP, { reducedMotion = 'no-preference' } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion });
   await context.addInitScript((n) => {
     if (!localStorage.getItem('campfire.name')) localStorage.setItem('campfire.name', n);
   }, name);
@@ -129,7 +130,8 @@ export async function version(page) {
 }
 
 // Clicks `locator` (a card, slot or button bound to legal actions). When it stands for several
-// actions a menu opens; `pick` chooses among its entries (the first by default). Resolves once
+// actions a menu opens; `pick` chooses among its entries (the first by default; a function of
+// their count may look at the open menu first). Resolves once
 // the table shows a newer version, or a refusal notice; false when the click found no hold.
 export async function play(page, locator, pick = 0) {
   const before = await version(page);
@@ -152,7 +154,7 @@ export async function play(page, locator, pick = 0) {
     const entries = page.locator('.action-bar button.action');
     const n = await entries.count();
     try {
-      await entries.nth(typeof pick === 'function' ? pick(n) : Math.min(pick, n - 1)).click({ timeout: 3000 });
+      await entries.nth(typeof pick === 'function' ? await pick(n) : Math.min(pick, n - 1)).click({ timeout: 3000 });
     } catch (e) {
       // Every action in the menu stopped being legal (the table moved on): nothing was played.
       if (e.name === 'TimeoutError') return false;

@@ -68,7 +68,7 @@ test('a room closed by the operator says so and offers no more moves', { timeout
     await page.waitForSelector('.board[data-status=closed]');
     assert.match(await page.locator('.notice').textContent(), /closed by the operator \(table cleared\)/);
     assert.equal(await page.locator('.board .playable, .action-bar button.action').count(), 0);
-    assert.equal(await page.locator('.turn-line').textContent(), 'Room closed');
+    assert.equal(await page.locator('.turn-line').textContent(), 'This room was closed.');
     assert.equal(await page.locator('.seat.acting').count(), 0, 'nobody is shown to act in a closed room');
     const seat = await page.evaluate((c) => localStorage.getItem(`campfire.seat.${c}`), code);
     assert.equal(seat, null, 'the seat of a closed room is forgotten');

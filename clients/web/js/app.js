@@ -316,5 +316,10 @@ async function playAgain(state) {
 
 window.addEventListener('hashchange', () => route());
 // Lets the browser tests cut the connection the way a network failure would.
-window.campfire = { dropConnection: () => conn.simulateDrop() };
+// They also read how many cards flew to their places (none when motion is reduced).
+window.campfire = {
+  dropConnection: () => conn.simulateDrop(),
+  motion: () => (table ? { arrivals: table.motion.arrivals, flights: table.motion.flights, last: table.motion.last } : null),
+  state: () => table?.state ?? null,
+};
 conn.open();

@@ -10,7 +10,12 @@ export function h(tag, attrs, ...children) {
       if (v === undefined || v === null || v === false) continue;
       if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
       else if (k === 'dataset') Object.assign(el.dataset, v);
-      else if (k === 'style' && typeof v === 'object') Object.assign(el.style, v);
+      else if (k === 'style' && typeof v === 'object') {
+        for (const [p, x] of Object.entries(v)) {
+          if (p.startsWith('--')) el.style.setProperty(p, x);  // custom properties need setProperty
+          else el.style[p] = x;
+        }
+      }
       else if (k === 'class') el.className += (el.className ? ' ' : '') + v;
       else if (k === 'html') el.innerHTML = v;  // only ever used with the client's own SVG
       else el.setAttribute(k, v === true ? '' : String(v));

@@ -91,7 +91,8 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
       : null,
     h('div.field.inline', null, h('label', { for: `turn-${game.id}` }, 'Seconds per turn (0: no turn timer)'), turnSeconds),
     h('div.field.check', null, priv, h('label', { for: `private-${game.id}` }, 'Private (not listed)')),
-    h('button.primary', { type: 'submit' }, `New ${game.name} table`));
+    h('div.menu-row.card-buttons', null,
+      h('button.primary', { type: 'submit' }, `New ${game.name} table`)));
     gameList.append(form);
   }
 

@@ -1,11 +1,15 @@
-// The room screen: seats around the table, the game's own drawing in the middle, your hand at
-// the bottom, the actions you may take, a countdown for open windows, the event log and chat.
+// The room screen: a status line that says what you may do and whom the table waits for, seats
+// around the felt, the game's own drawing in the middle, your seat and hand docked at the
+// bottom with the actions you may take (always on screen), a countdown for open windows, the
+// event log and chat beside the table (a drawer on phones), and the result when the game ends.
 import { h, clear } from './dom.js';
 import { ActionBinder, capitalise } from './actions.js';
 import { gameTable } from './games/index.js';
+import { Motion } from './motion.js';
+import { names, ordinal } from './words.js';
 
 export class TableView {
-  constructor(root, { conn, room, gameName, onPlayAgain, onLeave, onTakeSeat }) {
+  constructor(root, { conn, room, gameName, onPlayAgain, onLeave, onTakeSeat, onRules }) {
     this.root = root;
     this.conn = conn;
     this.room = room;
@@ -13,18 +17,24 @@ export class TableView {
     this.onPlayAgain = onPlayAgain;
     this.onLeave = onLeave;
     this.onTakeSeat = onTakeSeat;
+    this.onRules = onRules;    // (game id, options) opens the rules
     this.state = null;
     this.result = null;
     this.memory = {};          // per-game notes from private events (Spider Monkey's peeks)
     this.deadline = null;
     this.sending = false;
+    this.unread = 0;
+    this.motion = new Motion();
     this.build();
     this.tick = setInterval(() => this.updateCountdown(), 200);
-    // Escape closes an open choice of actions.
+    // Escape closes an open choice of actions, or the talk drawer on a phone.
     this.onKey = (e) => {
-      if (e.key === 'Escape' && this.binder?.menu) {
+      if (e.key !== 'Escape') return;
+      if (this.binder?.menu) {
         this.binder.menu = null;
         this.renderBarOnly();
+      } else if (this.side.classList.contains('open')) {
+        this.toggleTalk(false);
       }
     };
     document.addEventListener('keydown', this.onKey);
@@ -39,6 +49,7 @@ export class TableView {
   build() {
     clear(this.root);
     this.head = h('div.table-head');
+    this.status = h('div.turn-line', { role: 'status', 'aria-live': 'polite' });
     this.notice = h('div.notice', { role: 'alert' });
     this.board = h('div.board');
     this.bar = h('div.action-bar', { 'aria-label': 'Your actions' });
@@ -50,11 +61,15 @@ export class TableView {
         this.sendChat();
       },
     }, this.chatInput, h('button.secondary', { type: 'submit' }, 'Send'));
-    this.side = h('aside.side', null, h('h2', null, 'Table talk'), this.logList, chatForm);
+    this.side = h('aside.side', { id: 'table-talk', 'aria-label': 'Table talk' },
+      h('div.side-head', null,
+        h('h2', null, 'Table talk'),
+        h('button.secondary.small.talk-close', { type: 'button', 'aria-label': 'Close table talk', onclick: () => this.toggleTalk(false) }, '×')),
+      this.logList, chatForm);
     this.countdown = h('div.countdown', { role: 'timer', 'aria-live': 'off', hidden: true });
     this.root.append(
       h('section.table-screen', null,
-        h('div.table-col', null, this.head, this.notice, this.countdown, this.board, this.bar),
+        h('div.table-col', null, this.head, this.status, this.notice, this.countdown, this.board, this.bar),
         this.side),
     );
   }
@@ -62,6 +77,23 @@ export class TableView {
   showNotice(text, kind = 'info') {
     clear(this.notice);
     if (text) this.notice.append(h(`div.notice-${kind}`, null, text));
+  }
+
+  // On a phone the log and chat are a drawer over the table.
+  toggleTalk(open = !this.side.classList.contains('open')) {
+    this.side.classList.toggle('open', open);
+    if (open) {
+      this.unread = 0;
+      this.logList.scrollTop = this.logList.scrollHeight;
+    }
+    this.renderTalkButton();
+  }
+
+  renderTalkButton() {
+    const b = this.head.querySelector('.talk-toggle');
+    if (!b) return;
+    b.setAttribute('aria-expanded', String(this.side.classList.contains('open')));
+    b.textContent = this.unread ? `Talk (${this.unread})` : 'Talk';
   }
 
   // ---------- incoming ----------
@@ -96,7 +128,7 @@ export class TableView {
   }
 
   chat(msg) {
-    const who = msg.name || (msg.seat === null ? 'spectator' : `seat ${msg.seat}`);
+    const who = msg.name || (msg.seat === null ? 'spectator' : `seat ${msg.seat + 1}`);
     const li = h('li.chat', null, h('b', null, who + ': '), linkify(msg.text));
     this.pushLog(li);
   }
@@ -122,6 +154,10 @@ export class TableView {
     this.logList.append(li);
     while (this.logList.children.length > 200) this.logList.firstChild.remove();
     this.logList.scrollTop = this.logList.scrollHeight;
+    if (!this.side.classList.contains('open')) {
+      this.unread++;
+      this.renderTalkButton();
+    }
   }
 
   // ---------- outgoing ----------
@@ -172,6 +208,22 @@ export class TableView {
     return p ? p.name : `Seat ${seat + 1}`;
   }
 
+  context() {
+    const s = this.state;
+    return {
+      state: s,
+      view: s.view || {},
+      me: s.seat,
+      n: s.players.length,
+      name: (seat) => this.name(seat),
+      names: (seats) => names(seats.map((t) => (t === s.seat ? 'you' : this.name(t)))),
+      bind: (el, pred, title) => this.binder.bind(el, pred, title),
+      binder: this.binder,
+      memory: this.memory,
+      result: this.result,
+    };
+  }
+
   render() {
     const s = this.state;
     if (!s) return;
@@ -182,6 +234,7 @@ export class TableView {
     this.binder.menu = menu;
     this.binder.onMenu = () => this.renderBarOnly();
     this.renderHead();
+    this.motion.measure(this.board);
     clear(this.board);
     this.board.dataset.version = String(s.version);
     this.board.dataset.status = this.isClosed ? 'closed' : s.status;
@@ -200,6 +253,8 @@ export class TableView {
       }
       if (this.result) this.board.append(this.resultPanel());
     }
+    this.renderStatus();
+    this.motion.play(this.board);
     this.updateCountdown();
     if (focusKey && !this.binder.menu) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
@@ -214,35 +269,65 @@ export class TableView {
   renderHead() {
     const s = this.state;
     clear(this.head);
-    const link = `${location.origin}${location.pathname}#/room/${s.room}`;
     const copy = h('button.secondary.small', {
       type: 'button',
       onclick: async () => {
         try {
-          await navigator.clipboard.writeText(link);
+          await navigator.clipboard.writeText(this.joinLink());
           copy.textContent = 'Copied';
         } catch {
-          linkBox.select();
+          copy.textContent = this.joinLink();
         }
       },
     }, 'Copy link');
-    const linkBox = h('input.share-link', { type: 'text', readonly: true, value: link, 'aria-label': 'Join link', onfocus: (e) => e.target.select() });
-    let who;
-    if (this.isClosed) who = 'Room closed';
-    else if (s.status === 'waiting') who = 'Waiting for players';
-    else if (s.status === 'over') who = 'Game over';
-    else if (s.legal.length) who = 'Your move';
-    else if (s.toAct.length) who = `Waiting for ${s.toAct.map((t) => this.name(t)).join(', ')}`;
-    else who = '';
     this.head.append(
       h('div.head-line', null,
         h('h1', null, this.gameName(s.game)),
         h('span.room-code', { 'aria-label': `room ${s.room.split('').join(' ')}` }, s.room),
         s.seat === null ? h('span.badge', null, 'watching') : null,
-        h('button.secondary.small', { type: 'button', onclick: () => this.onLeave() }, 'Leave')),
-      h('div.head-line.share', null, linkBox, copy),
-      h('div.turn-line', { class: s.legal.length && !this.isClosed ? 'my-turn' : '' }, who),
+        h('span.head-tools', null,
+          copy,
+          this.onRules ? h('button.secondary.small', { type: 'button', dataset: { key: 'rules' }, onclick: () => this.onRules(s.game, s.options || {}) }, 'Rules') : null,
+          h('button.secondary.small.talk-toggle', { type: 'button', 'aria-controls': 'table-talk', onclick: () => this.toggleTalk() }, 'Talk'),
+          h('button.secondary.small', { type: 'button', onclick: () => this.onLeave() }, 'Leave'))),
     );
+    this.renderTalkButton();
+  }
+
+  joinLink() {
+    return `${location.origin}${location.pathname}#/room/${this.state.room}`;
+  }
+
+  // One sentence: what you may do now, or whom the table waits for and what for.
+  statusWords() {
+    const s = this.state;
+    if (this.isClosed) return { text: 'This room was closed.', mine: false };
+    if (s.status === 'waiting') {
+      const free = s.players.filter((p) => !p).length;
+      if (s.seat === null) return { text: `Waiting for players: ${free} of ${s.players.length} seats free.`, mine: false };
+      if (free) return { text: `Waiting for players: ${free} of ${s.players.length} seats free. Send the link or add bots, then start.`, mine: false };
+      return { text: 'Everyone is seated: start the game when you are ready.', mine: true };
+    }
+    if (s.status === 'over') return { text: this.result ? this.headline() : 'The game is over.', mine: false };
+    const mod = gameTable(s.game);
+    const ctx = this.context();
+    const acting = s.toAct || [];
+    const others = acting.filter((t) => t !== s.seat);
+    if (s.legal.length) {
+      const what = mod.prompt?.(ctx) || genericPrompt(s);
+      const also = others.length ? ` (${ctx.names(others)} too)` : '';
+      return { text: `Your turn${also}: ${what}`, mine: true };
+    }
+    if (!others.length) return { text: '', mine: false };
+    const doing = mod.doing?.(ctx, others);
+    return { text: `Waiting for ${ctx.names(others)}${doing ? ` ${doing}` : ''}.`, mine: false };
+  }
+
+  renderStatus() {
+    const { text, mine } = this.statusWords();
+    this.status.classList.toggle('my-turn', !!mine && this.state.status !== 'waiting');
+    this.status.classList.toggle('ready', !!mine && this.state.status === 'waiting');
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   updateCountdown() {
@@ -267,7 +352,7 @@ export class TableView {
   seatBox(seat, extra) {
     const s = this.state;
     const p = s.players[seat];
-    const acting = !this.isClosed && (s.toAct || []).includes(seat);
+    const acting = !this.isClosed && s.status === 'playing' && (s.toAct || []).includes(seat);
     const box = h('div.seat', {
       class: [acting ? 'acting' : '', seat === s.seat ? 'me' : '', p && !p.connected ? 'away' : ''].filter(Boolean).join(' '),
       dataset: { seat: String(seat) },
@@ -277,30 +362,27 @@ export class TableView {
     box.append(
       h('div.seat-name', null,
         h('span.avatar', { 'aria-hidden': 'true' }, p ? p.name.slice(0, 1).toUpperCase() : '?'),
-        h('span', null, p ? p.name : 'empty'),
+        h('span.seat-player', null, p ? p.name : 'empty'),
         p?.bot ? h('span.badge', null, 'bot') : null,
         p && !p.connected && !p.away ? h('span.badge.warn', null, 'away') : null,
         p?.away ? h('span.badge.warn', null, 'a bot plays for them') : null,
         seat === s.seat ? h('span.badge.you', null, 'you') : null,
         acting ? h('span.badge.turn', null, 'to act') : null),
     );
-    if (extra) box.append(extra);
+    box.append(...[extra].flat().filter(Boolean));
     return box;
+  }
+
+  // What another seat's box shows besides the game's seat info: nothing at a live table (the
+  // replay shows every hand there).
+  othersHand() {
+    return null;
   }
 
   tableView() {
     const s = this.state;
     const mod = gameTable(s.game);
-    const ctx = {
-      state: s,
-      view: s.view || {},
-      me: s.seat,
-      n: s.players.length,
-      name: (seat) => this.name(seat),
-      bind: (el, pred, title) => this.binder.bind(el, pred, title),
-      binder: this.binder,
-      memory: this.memory,
-    };
+    const ctx = this.context();
     const others = [];
     for (let k = 1; k <= ctx.n; k++) {
       const seat = s.seat === null ? k - 1 : (s.seat + k) % ctx.n;
@@ -308,12 +390,12 @@ export class TableView {
       others.push(seat);
     }
     const opp = h('div.opponents', { class: `count-${others.length}` });
-    for (const seat of others) opp.append(this.seatBox(seat, mod.seatInfo(ctx, seat)));
+    for (const seat of others) opp.append(this.seatBox(seat, [mod.seatInfo(ctx, seat), this.othersHand(mod, seat)]));
     const center = h('div.felt', null, mod.center(ctx));
     const mine = h('div.my-area');
     if (s.seat !== null) mine.append(...[this.seatBox(s.seat, mod.seatInfo(ctx, s.seat)), mod.hand(ctx)].filter(Boolean));
     else mine.append(h('p.watching', null, 'You are watching this game.'));
-    return h('div.table', { class: `game-${s.game}` }, opp, center, mine);
+    return h('div.table', { class: `game-${s.game}` }, h('div.table-top', null, opp, center), mine);
   }
 
   waitingRoom() {
@@ -331,9 +413,11 @@ export class TableView {
       );
     });
     const canStart = s.seat !== null && free === 0;
+    const linkBox = h('input.share-link', { type: 'text', readonly: true, value: this.joinLink(), 'aria-label': 'Join link', onfocus: (e) => e.target.select() });
     return h('div.waiting', null,
       h('h2', null, `${s.players.length} seats, ${free} free`),
-      h('p', null, 'Send the link above to your friends, or fill the empty seats with bots.'),
+      h('p', null, 'Send this link to your friends, or fill the empty seats with bots.'),
+      h('div.head-line.share', null, linkBox),
       seats,
       h('div.menu-row', null,
         s.seat === null && free > 0
@@ -344,7 +428,8 @@ export class TableView {
           : null,
         s.seat !== null
           ? h('button.primary', { type: 'button', disabled: !canStart, dataset: { key: 'start' }, onclick: () => this.roomRequest({ type: 'start' }) }, 'Start the game')
-          : null));
+          : null,
+        this.onRules ? h('button.secondary', { type: 'button', onclick: () => this.onRules(s.game, s.options || {}) }, 'How to play') : null));
   }
 
   async fillWithBots() {
@@ -354,44 +439,85 @@ export class TableView {
     }
   }
 
+  // "You won!", "You came 2nd of 4", or for a spectator who won.
+  headline() {
+    const s = this.state;
+    const r = this.result;
+    const winners = r.winners || [];
+    const n = s.players.length;
+    if (s.seat === null) {
+      if (!winners.length) return 'The game is over: nobody won.';
+      return `The game is over: ${names(winners.map((t) => this.name(t)))} won.`;
+    }
+    if (winners.includes(s.seat)) {
+      const with_ = winners.filter((t) => t !== s.seat);
+      if (!with_.length) return 'You won!';
+      if (with_.length === n - 1) return 'A draw: everyone shares the win.';
+      return `You won, together with ${names(with_.map((t) => this.name(t)))}!`;
+    }
+    const place = r.places?.[s.seat];
+    if (place && n > 2) return `You lost: you came ${ordinal(place)} of ${n}.`;
+    return 'You lost.';
+  }
+
+  youSuffix(seat) {
+    return seat === this.state.seat ? ' (you)' : '';
+  }
+
   resultPanel() {
     const s = this.state;
     const r = this.result;
+    const mod = gameTable(s.game);
+    const ctx = this.context();
     const places = r.places || [];
-    const order = s.players.map((_, seat) => seat).sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99));
+    const score = mod.score?.(ctx, r) || { columns: r.scores ? [{ title: 'Score', cell: (seat) => String(r.scores[seat]) }] : [] };
+    const order = s.players.map((_, seat) => seat).sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99) || a - b);
     const rows = order.map((seat) =>
-      h('tr', { class: (r.winners || []).includes(seat) ? 'winner' : '' },
+      h('tr', { class: [(r.winners || []).includes(seat) ? 'winner' : '', seat === s.seat ? 'me' : ''].filter(Boolean).join(' ') },
         h('td', null, places[seat] !== undefined ? ordinal(places[seat]) : ''),
-        h('td', null, this.name(seat), seat === s.seat ? ' (you)' : ''),
-        r.scores ? h('td', null, String(r.scores[seat])) : null));
+        h('td', null, this.name(seat), this.youSuffix(seat)),
+        score.columns.map((c) => h('td', null, c.cell(seat)))));
     const iWon = s.seat !== null && (r.winners || []).includes(s.seat);
-    const panel = h('div.result', { role: 'dialog', 'aria-label': 'Result', class: this.resultFolded ? 'folded' : '' },
-      h('h2', null, s.seat === null ? 'The game is over' : iWon ? 'You won!' : 'Game over'),
-      h('table', null, h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), r.scores ? h('th', null, 'Score') : null)), h('tbody', null, rows)),
-      h('div.menu-row', null,
-        h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
-        h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
-        h('button.secondary', {
-          type: 'button',
-          'aria-expanded': String(!this.resultFolded),
-          onclick: (e) => {
-            this.resultFolded = !this.resultFolded;
-            panel.classList.toggle('folded', this.resultFolded);
-            e.currentTarget.textContent = this.resultFolded ? 'Show the result' : 'Look at the table';
-            e.currentTarget.setAttribute('aria-expanded', String(!this.resultFolded));
-          },
-        }, this.resultFolded ? 'Show the result' : 'Look at the table')));
+    const panel = h('div.result', {
+      role: 'dialog', 'aria-label': 'Result', class: [this.resultFolded ? 'folded' : '', iWon ? 'won' : s.seat !== null ? 'lost' : ''].filter(Boolean).join(' '),
+    },
+    h('h2', null, this.headline()),
+    score.note ? h('p.result-note', null, score.note) : null,
+    h('table', null,
+      h('thead', null, h('tr', null, h('th', null, 'Place'), h('th', null, 'Player'), score.columns.map((c) => h('th', null, c.title)))),
+      h('tbody', null, rows)),
+    h('div.menu-row', null,
+      h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
+      h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
+      h('button.secondary', {
+        type: 'button',
+        'aria-expanded': String(!this.resultFolded),
+        onclick: (e) => {
+          this.resultFolded = !this.resultFolded;
+          panel.classList.toggle('folded', this.resultFolded);
+          e.currentTarget.textContent = this.resultFolded ? 'Show the result' : 'Look at the table';
+          e.currentTarget.setAttribute('aria-expanded', String(!this.resultFolded));
+        },
+      }, this.resultFolded ? 'Show the result' : 'Look at the table')));
     return panel;
   }
+}
+
+// Without a game's own words: the verbs of the labels, "draw, play or pass".
+export function genericPrompt(s) {
+  const labels = s.labels || [];
+  if (labels.length === 1) return labels[0];
+  const verbs = [];
+  for (const l of labels) {
+    const v = String(l).split(' ')[0];
+    if (v && !verbs.includes(v)) verbs.push(v);
+  }
+  return verbs.length ? `${names(verbs, 'or')}.` : 'choose a move.';
 }
 
 function windowWords(name) {
   const words = { slap: 'Slap window', peek: 'Look at two cards', exchange: 'Exchange', turn: 'Time to move' };
   return words[name] || capitalise(String(name || 'Window'));
-}
-
-function ordinal(n) {
-  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
 }
 
 // Chat text with room links made clickable; everything else stays plain text.

@@ -1,16 +1,20 @@
-// Pieces several tables share: a hand of French cards, a labelled pile, counters.
+// Pieces several tables share: a hand of French cards, a labelled pile, counters, and the
+// words for a choice of moves.
 import { h } from '../dom.js';
-import { frenchCard, cardBack } from '../cards.js';
+import { frenchCard, frenchWords, cardBack } from '../cards.js';
+import { names } from '../words.js';
 
-// Your hand: each card a button that plays the legal actions naming it.
+// Your hand: each card a button that plays the legal actions naming it. Cards carry their code
+// as a token, so a card you play flies from here to wherever it lands.
 export function frenchHand(ctx, cards, { label = 'Your hand', pred, title } = {}) {
-  const row = h('div.hand', { role: 'group', 'aria-label': label });
-  (cards || []).forEach((code, i) => {
-    const btn = frenchCard(code, { tag: 'button', attrs: { dataset: { key: `hand-${code}-${i}` } } });
-    ctx.bind(btn, pred ? pred(code) : (a) => a.card === code, title ? title(code) : undefined);
+  const list = cards || [];
+  const row = h('div.hand', { role: 'group', 'aria-label': label, style: { '--n': String(Math.max(list.length, 2)) } });
+  list.forEach((code, i) => {
+    const btn = frenchCard(code, { tag: 'button', attrs: { dataset: { key: `hand-${code}-${i}`, token: code } } });
+    ctx.bind(btn, pred ? pred(code) : (a) => a.card === code, title ? title(code) : `Play the ${frenchWords(code)}`);
     row.append(btn);
   });
-  if (!cards || cards.length === 0) row.append(h('span.empty-hand', null, 'no cards in hand'));
+  if (list.length === 0) row.append(h('span.empty-hand', null, 'no cards in hand'));
   return row;
 }
 
@@ -26,4 +30,17 @@ export function faceDownPile(count, label, theme) {
 
 export function counter(label, value) {
   return h('span.counter', null, h('span.counter-label', null, label), h('b', null, String(value)));
+}
+
+// The phrases of the moves on offer, in order, joined: "draw a card, or pass".
+export function choices(phrases) {
+  const list = phrases.filter(Boolean);
+  return `${names(list, 'or')}.`;
+}
+
+// Which kinds of move (the `move` field) are on offer.
+export function moveKinds(ctx) {
+  const kinds = new Set();
+  for (const a of ctx.state.legal || []) kinds.add(a.move);
+  return kinds;
 }

@@ -1,25 +1,64 @@
 // Fib-Fibonacci: every base (a joker) with its two openings A and B as columns of runs, each
-// card with the value it counts as; the side area, the draw pile and your hand.
+// card with the value it counts as, and each restart 6 laid across the end of the run it caps;
+// the side area, the draw pile and your hand. Runs are numbered from 1, as the moves say.
 import { h } from '../dom.js';
 import { frenchCard, frenchWords, backFan } from '../cards.js';
-import { frenchHand, counter, faceDownPile, pileOf } from './common.js';
+import { frenchHand, counter, faceDownPile, pileOf, choices } from './common.js';
 
-function runColumn(ctx, ids, side) {
-  const v = ctx.view;
-  const col = h('div.run-col', { role: 'group', 'aria-label': `opening ${side}` }, h('div.opening-name', null, side));
+function opponent(ctx) {
+  return ctx.me === 0 ? 1 : 0;
+}
+
+// Where a card that just arrived on the table came from: your hand (its token) or the other seat.
+function arrival(ctx, el) {
+  const last = ctx.view.lastPlay;
+  if (last && last.seat !== undefined && last.seat !== ctx.me) el.dataset.fromSeat = String(last.seat);
+  else if (ctx.me === null) el.dataset.fromSeat = String(last?.seat ?? opponent(ctx));
+  return el;
+}
+
+function baseCard(ctx, index, label, restart) {
+  const base = ctx.view.bases?.[index];
+  if (!base) return null;
+  const el = arrival(ctx, frenchCard(base.card, { tag: 'button', attrs: { 'aria-label': `${label}: ${frenchWords(base.card)}`, dataset: { key: `base-${index}`, token: base.card } } }));
+  ctx.bind(el, (a) => a.move === 'four' && a.base === index, `Replace the ${frenchWords(base.card)} with a 4`);
+  return h(`div.base${restart ? '.restart' : ''}`, { dataset: { zone: `base-${index}` } }, el);
+}
+
+function run(ctx, id) {
+  const r = ctx.view.runs?.[id];
+  if (!r) return null;
+  const no = id + 1;
+  const cards = h('div.run-cards', { dataset: { zone: `run-${id}` } });
+  r.cards.forEach((c, k) => {
+    const card = arrival(ctx, frenchCard(c, { tag: 'button', attrs: { 'aria-label': `${frenchWords(c)} counting ${r.values[k]}, run ${no}`, dataset: { key: `run-${id}-${k}`, token: c } } }));
+    ctx.bind(card, (a) => a.move === 'four' && a.run === id && a.position === k, `Take the ${frenchWords(c)} from run ${no}`);
+    cards.append(h('div.run-card', null, card, h('span.value', { 'aria-hidden': 'true' }, String(r.values[k]))));
+  });
+  let words;
+  if (r.cappedBy !== null && r.cappedBy !== undefined) words = 'restarted';
+  else if (r.closed) words = 'closed';
+  else if (!r.cards.length) words = 'start';
+  else words = r.next !== undefined ? `next ${r.next}` : 'open';
+  const target = h('button.run-next', {
+    type: 'button',
+    dataset: { key: `next-${id}` },
+    'aria-label': r.closed ? `run ${no}, closed` : `run ${no}: ${r.cards.length ? `add a card${r.next !== undefined ? `, needs ${r.next}` : ''}` : 'start it'}`,
+  }, words);
+  ctx.bind(target, (a) => (a.move === 'run' || a.move === 'restart') && a.run === id, `Run ${no}`);
+  return h('div.run', { dataset: { run: String(id) } }, h('span.run-name', null, `run ${no}`), cards, target);
+}
+
+// One opening of a column: its run, and after every restart 6 the run that 6 opened.
+function opening(ctx, ids, side) {
+  const col = h('div.run-col', { role: 'group', 'aria-label': `side ${side}` }, h('div.opening-name', null, `side ${side}`));
   for (const id of ids || []) {
-    const run = v.runs?.[id];
-    if (!run) continue;
-    const cards = h('div.run-cards');
-    run.cards.forEach((c, k) => {
-      const card = frenchCard(c, { tag: 'button', attrs: { 'aria-label': `${frenchWords(c)} counting ${run.values[k]}, run ${id + 1}`, dataset: { key: `run-${id}-${k}` } } });
-      ctx.bind(card, (a) => a.move === 'four' && a.run === id && a.position === k, `Take ${frenchWords(c)}`);
-      cards.append(h('div.run-card', null, card, h('span.value', { 'aria-hidden': 'true' }, String(run.values[k]))));
-    });
-    const target = h('button.run-next', { type: 'button', dataset: { key: `next-${id}` }, 'aria-label': run.closed ? `run ${id + 1} closed` : `add to run ${id + 1}${run.next !== undefined ? `, needs ${run.next}` : ''}` },
-      run.closed ? 'closed' : run.next !== undefined ? `next ${run.next}` : 'open');
-    ctx.bind(target, (a) => (a.move === 'run' || a.move === 'restart') && a.run === id, `Run ${id + 1}`);
-    col.append(cards, target);
+    const r = ctx.view.runs?.[id];
+    const el = run(ctx, id);
+    if (el) col.append(el);
+    if (r && r.cappedBy !== null && r.cappedBy !== undefined) {
+      col.append(baseCard(ctx, r.cappedBy, `restart 6 on run ${id + 1}`, true));
+    }
   }
   return col;
 }
@@ -31,7 +70,7 @@ export default {
     return h('div.seat-info', null,
       h('div.seat-stats', null,
         seat !== ctx.me ? backFan(n, `${n} cards in hand`) : null,
-        counter('games won', v.gamesWon?.[seat] ?? 0),
+        v.seriesGames > 1 ? counter('games won', v.gamesWon?.[seat] ?? 0) : null,
         v.dealer === seat ? h('span.badge', null, 'dealer') : null));
   },
 
@@ -39,38 +78,71 @@ export default {
     const v = ctx.view;
     const cols = h('div.fib-columns');
     for (const col of v.columns || []) {
-      const base = col.base === null ? null : v.bases?.[col.base];
-      let baseEl;
-      if (base) {
-        baseEl = frenchCard(base.card, { tag: 'button', attrs: { 'aria-label': `base ${col.base + 1}: ${frenchWords(base.card)}`, dataset: { key: `base-${col.base}` } } });
-        ctx.bind(baseEl, (a) => a.move === 'four' && a.base === col.base, `Base ${col.base + 1}`);
-      } else {
-        baseEl = h('div.card.slot-empty', { 'aria-label': 'floating runs' });
-      }
+      const baseEl = col.base === null
+        ? h('div.base', null, h('div.card.slot-empty', { 'aria-label': 'floating runs: their base went back into the draw pile' }))
+        : baseCard(ctx, col.base, 'base', false);
       cols.append(h('div.fib-column', null,
-        h('div.base', null, baseEl, h('span.pile-label', null, base ? `base ${col.base + 1}` : 'floating')),
-        h('div.openings', null, runColumn(ctx, col.A, 'A'), runColumn(ctx, col.B, 'B'))));
+        h('div.base-line', null, baseEl, h('span.pile-label', null, col.base === null ? 'floating' : 'base')),
+        h('div.openings', null, opening(ctx, col.A, 'A'), opening(ctx, col.B, 'B'))));
     }
-    if (!v.columns || v.columns.length === 0) cols.append(h('p.muted', null, 'The table is empty: the first play starts a base.'));
-    const side = h('div.hand.small', { role: 'group', 'aria-label': 'side area' });
+    if (!v.columns || v.columns.length === 0) cols.append(h('p.muted', null, 'The table is empty: only a joker can be played, as the first base.'));
+    const side = h('div.hand.small', { role: 'group', 'aria-label': 'side area', dataset: { zone: 'side' } });
     (v.sideArea || []).forEach((c, i) => {
-      const card = frenchCard(c, { tag: 'button', attrs: { dataset: { key: `side-${i}` } } });
-      ctx.bind(card, (a) => a.move === 'four' && a.sideCard === i, `Take ${frenchWords(c)}`);
+      const card = arrival(ctx, frenchCard(c, { tag: 'button', attrs: { dataset: { key: `side-${i}`, token: c } } }));
+      ctx.bind(card, (a) => a.move === 'four' && a.sideCard === i, `Take the ${frenchWords(c)} from the side area`);
       side.append(card);
     });
     const draw = h('button.card.back.deck', { type: 'button', 'aria-label': `draw pile: ${v.drawPile} cards`, dataset: { key: 'draw' } }, h('span.back-pattern'), h('span.back-caption', null, String(v.drawPile)));
     ctx.bind(draw, (a) => a.move === 'draw', 'Draw');
     if (v.drawPile === 0) draw.classList.add('exhausted');
     const pair = v.pairChance
-      ? h('p.rule', null, `${ctx.name(v.pairChance.seat)} may pair ${frenchWords(v.pairChance.card)} with ${frenchWords(v.pairChance.partner)}`)
+      ? h('p.rule', null, `${v.pairChance.seat === ctx.me ? 'You' : ctx.name(v.pairChance.seat)} may pair the ${frenchWords(v.pairChance.partner)} with the ${frenchWords(v.pairChance.card)}.`)
       : null;
     return h('div.fib-center', null,
-      h('div.felt-info', null, counter('game', `${v.game}/${v.seriesGames}`), counter('turn', `${v.turn}/${v.turnLimit}`), counter('passes', v.passes ?? 0)),
-      h('div.fib-top', null, pileOf('draw pile', draw), pileOf('side area', (v.sideArea || []).length ? side : faceDownPile(0, 'side area'))),
-      cols, pair);
+      h('div.fib-side', null,
+        h('div.felt-info', null,
+          v.seriesGames > 1 ? counter('game', `${v.game}/${v.seriesGames}`) : null,
+          counter('turn', `${v.turn}/${v.turnLimit}`), v.passes ? counter('passes', v.passes) : null),
+        pileOf('draw pile', draw),
+        pileOf('side area', (v.sideArea || []).length ? side : faceDownPile(0, 'side area'))),
+      h('div.fib-main', null, cols, pair));
   },
 
   hand(ctx) {
-    return frenchHand(ctx, ctx.view.hand, { title: (c) => `Play ${frenchWords(c)}` });
+    return frenchHand(ctx, ctx.view.hand, { title: (c) => `Play the ${frenchWords(c)}` });
+  },
+
+  prompt(ctx) {
+    const legal = ctx.state.legal || [];
+    const kinds = new Set(legal.map((a) => a.move));
+    const pair = legal.find((a) => a.move === 'pair');
+    return choices([
+      kinds.has('joker') ? 'lay a joker as a new base' : null,
+      kinds.has('run') ? 'add a card to a run' : null,
+      kinds.has('restart') ? 'restart a run with a 6' : null,
+      kinds.has('four') ? 'swap a 4 for a card on the table' : null,
+      pair ? `pair your ${frenchWords(pair.card)} into the side area` : null,
+      kinds.has('draw') ? 'draw a card' : null,
+      kinds.has('pass') ? 'pass' : null,
+    ]);
+  },
+
+  doing() {
+    return 'to play or draw';
+  },
+
+  score(ctx, r) {
+    const v = ctx.view;
+    const columns = [{ title: 'Cards left', cell: (seat) => String(v.handCounts?.[seat] ?? '') }];
+    if (v.seriesGames > 1) columns.push({ title: 'Games won', cell: (seat) => String(v.gamesWon?.[seat] ?? r.scores?.[seat] ?? '') });
+    const endings = {
+      'turn-limit': 'The turn limit was reached: fewer cards in hand wins.',
+      'two-passes': 'Nobody could play: fewer cards in hand wins.',
+      repetition: 'The same position came back three times: fewer cards in hand wins.',
+    };
+    const note = v.seriesGames > 1
+      ? `A series of ${v.seriesGames} games: whoever wins more games wins the series.`
+      : endings[v.lastGame?.ending] || 'The first to empty their hand wins.';
+    return { note, columns };
   },
 };

@@ -6,6 +6,19 @@ import {
 } from '../cards.js';
 import { counter } from './common.js';
 
+const SHOWN = 5;
+
+// The pile's length: the count the view gives, else the whole pile when the view lists it.
+function pileSize(v) {
+  return v.pileSize ?? (v.pile || []).length;
+}
+
+// The claims to show, newest last: the latest few of a listed pile, or the claim on top.
+function shownClaims(v) {
+  if (Array.isArray(v.pile)) return v.pile.slice(-SHOWN);
+  return v.lastClaim ? [v.lastClaim] : [];
+}
+
 function claimCard(ctx, c, index, latest) {
   let face;
   if (c.revealed) {
@@ -16,13 +29,22 @@ function claimCard(ctx, c, index, latest) {
   } else {
     face = cardBack({ theme: 'pino-back', label: 'a face-down card' });
   }
+  // The card that lands on the pile comes from your top card, or from the player's stack.
+  face.dataset.token = `claim-${index}`;
+  if (c.by === ctx.me) face.dataset.fromKey = 'your-card';
+  else face.dataset.fromSeat = String(c.by);
   const verdict = c.revealed
     ? h(`span.verdict.${c.truthful ? 'truth' : 'lie'}`, null, c.truthful ? 'truth' : 'lie!')
     : !c.challengeable ? h('span.verdict.safe', null, 'no challenge') : null;
-  return h(`div.claim${latest ? '.latest' : ''}`, { style: { '--i': String(index) } },
+  return h(`div.claim${latest ? '.latest' : ''}`, null,
     h('div.bubble', null, h('b', null, ctx.name(c.by)), ' says ', h('em', null, pinocchioWords(c.claim)), c.free ? ' (free)' : ''),
     face,
     verdict);
+}
+
+function lastClaim(v) {
+  const shown = shownClaims(v);
+  return shown.length ? shown[shown.length - 1] : null;
 }
 
 export default {
@@ -30,17 +52,24 @@ export default {
     const v = ctx.view;
     const stack = v.stacks?.[seat] ?? 0;
     return h('div.seat-info', null,
-      h('div.pino-stack', null, stack > 0 ? cardBack({ theme: 'pino-back', label: `${stack} cards in the stack`, caption: stack }) : h('span.empty', null, 'no cards')),
-      h('div.nose-row', null, noseSvg(v.noses?.[seat] ?? 0), h('span.nose-count', null, `nose ${v.noses?.[seat] ?? 0}`)));
+      h('div.seat-stats', null,
+        h('div.pino-stack', null, stack > 0 ? cardBack({ theme: 'pino-back', label: `${stack} cards in the stack`, caption: stack }) : h('span.empty', null, 'no cards')),
+        h('div.nose-row', null, noseSvg(v.noses?.[seat] ?? 0), h('span.nose-count', null, `nose ${v.noses?.[seat] ?? 0}`))));
   },
 
   center(ctx) {
     const v = ctx.view;
-    const pile = v.pile || [];
-    const shown = pile.slice(-5);
-    const claims = h('div.claims', { 'aria-label': `pile of ${pile.length} cards` });
-    shown.forEach((c, i) => claims.append(claimCard(ctx, c, i, i === shown.length - 1)));
-    if (pile.length === 0) claims.append(h('div.card.slot-empty', { 'aria-label': 'the pile is empty' }));
+    const size = pileSize(v);
+    const shown = shownClaims(v);
+    const first = size - shown.length;
+    const claims = h('div.claims', { 'aria-label': `pile of ${size} cards`, dataset: { zone: 'pile' } });
+    // The cards under the ones shown: a face-down stack (what was said of them is in the log).
+    if (first > 0 && !Array.isArray(v.pile)) {
+      claims.append(h('div.claim.under', null, h('div.bubble.plain', null, 'the pile'),
+        cardBack({ theme: 'pino-back', label: `${first} cards under it`, caption: first })));
+    }
+    shown.forEach((c, i) => claims.append(claimCard(ctx, c, first + i, i === shown.length - 1)));
+    if (size === 0) claims.append(h('div.card.slot-empty', { 'aria-label': 'the pile is empty' }));
     const answer = h('div.answer');
     if (ctx.binder.has((a) => a.move === 'believe' || a.move === 'challenge')) {
       const believe = h('button.big.believe', { type: 'button', dataset: { key: 'believe' } }, 'I believe you');
@@ -50,27 +79,27 @@ export default {
       answer.append(believe, liar);
     }
     let rule = '';
-    if (v.phase === 'play') rule = v.mustMatch ? `Next claim must match ${pinocchioWords(v.mustMatch)} in colour or clothing` : 'Next claim is free';
-    else if (v.phase === 'challenge' || v.phase === 'final-challenge') rule = 'Believe the claim, or call a lie';
+    if (v.phase === 'play') rule = v.mustMatch ? `The next claim must match ${pinocchioWords(v.mustMatch)} in colour or clothing.` : 'The next claim is free.';
     return h('div.pino-center', null,
-      h('div.felt-info', null, counter('pile', pile.length), counter('box', v.box ?? 0), pile.length > 5 ? h('span.muted', null, `latest ${shown.length} shown`) : null),
+      h('div.felt-info', null, counter('pile', size), counter('box', v.box ?? 0), size > SHOWN ? h('span.muted', null, `latest ${shown.length} shown`) : null),
       claims,
       rule ? h('p.rule', null, rule) : null,
-      answer);
+      answer.childElementCount ? answer : null);
   },
 
   hand(ctx) {
     const v = ctx.view;
     const area = h('div.pino-hand');
     if (v.yourCard) {
-      area.append(h('div.your-card', null, h('div.pile-label', null, 'your top card'), pinocchioCard(v.yourCard)));
+      area.append(h('div.your-card', null, h('div.pile-label', null, 'your top card'),
+        pinocchioCard(v.yourCard, { attrs: { dataset: { key: 'your-card' } } })));
     }
-    if (!ctx.binder.has((a) => a.move === 'announce')) return area;
+    if (!ctx.binder.has((a) => a.move === 'announce')) return area.childElementCount ? area : null;
     const grid = h('div.announce-grid', { role: 'group', 'aria-label': 'Say what your card is' });
     for (const colour of PINOCCHIO_COLOURS) {
       for (const kind of PINOCCHIO_CLOTHES) {
         const code = `${colour}-${kind}`;
-        const b = h(`button.announce.pino-${colour}`, { type: 'button', 'aria-label': `say ${pinocchioWords(code)}`, dataset: { key: `say-${code}` } },
+        const b = h(`button.announce.pino-${colour}`, { type: 'button', 'aria-label': `say ${pinocchioWords(code)}`, title: pinocchioWords(code), dataset: { key: `say-${code}` } },
           clothingIcon(kind));
         ctx.bind(b, (a) => a.move === 'announce' && a.colour === colour && a.clothing === kind);
         grid.append(b);
@@ -78,5 +107,41 @@ export default {
     }
     area.append(h('div.announce', null, h('div.pile-label', null, 'play your card and say it is…'), grid));
     return area;
+  },
+
+  prompt(ctx) {
+    const v = ctx.view;
+    const kinds = new Set((ctx.state.legal || []).map((a) => a.move));
+    const last = lastClaim(v);
+    if (kinds.has('believe') || kinds.has('challenge')) {
+      const who = last ? ctx.name(last.by) : 'the last player';
+      const what = last ? pinocchioWords(last.claim) : 'their card';
+      return `${who} says the card is ${what}${v.phase === 'final-challenge' ? ' (the last card)' : ''}. Believe it, or call a lie.`;
+    }
+    if (kinds.has('announce')) {
+      const card = v.yourCard ? ` (${pinocchioWords(v.yourCard)})` : '';
+      return v.mustMatch
+        ? `play your top card${card} and say what it is: a claim that matches ${pinocchioWords(v.mustMatch)} in colour or clothing.`
+        : `play your top card${card} and say what it is: any claim.`;
+    }
+    return '';
+  },
+
+  doing(ctx) {
+    const v = ctx.view;
+    if (v.phase === 'challenge' || v.phase === 'final-challenge') {
+      const last = lastClaim(v);
+      return last ? `to believe or doubt ${last.by === ctx.me ? 'your' : `${ctx.name(last.by)}'s`} claim` : 'to believe or doubt the claim';
+    }
+    if (v.phase === 'play') return 'to play a card and make a claim';
+    return '';
+  },
+
+  score(ctx, r) {
+    const noses = ctx.view.noses || r.scores || [];
+    return {
+      note: 'The shortest nose wins: a nose grows for every lie found out and for every wrong challenge.',
+      columns: [{ title: 'Nose', cell: (seat) => String(noses[seat] ?? '') }],
+    };
   },
 };

@@ -1,0 +1,283 @@
+// The tables drawn from states made up for the purpose: each finding of a browser walk through
+// the games (Spider Monkey's cards that stayed face up, Fib-Fibonacci's invisible restart 6 and
+// its run numbers, Naked Gibbon's overlapping captions, limbs and stale doubt) and the result
+// screen, checked on the page's own drawing code in chromium. No game rules run here: the states
+// are what a server would send.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, assertClean } from './harness.mjs';
+
+let server;
+let browser;
+let player;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  player = await newPlayer(browser, server, 'Dee');
+  await player.page.goto(`${server.url}/`);
+  await player.page.waitForSelector('.game-card');
+  // A table view of its own, fed by hand: window.draw(state) redraws it, window.tell(event) logs.
+  await player.page.evaluate(async () => {
+    const { TableView } = await import('/js/table.js');
+    const root = document.createElement('div');
+    root.id = 'drawn';
+    document.querySelector('main').replaceChildren(root);
+    const conn = { request: async () => ({}) };
+    let view = null;
+    window.fresh = () => {
+      view?.destroy();
+      view = new TableView(root, { conn, room: 'TEST22', gameName: (id) => id, onPlayAgain() {}, onLeave() {}, onTakeSeat() {} });
+    };
+    window.draw = (state) => view.update(state);
+    window.tell = (event) => view.event({ event });
+    window.fresh();
+  });
+});
+
+after(async () => {
+  assertClean(player);
+  await player?.context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+const PLAYERS = ['Ann', 'Bob', 'Cy'].map((name, seat) => ({ seat, name, connected: true, bot: seat > 0, away: false }));
+
+function state(game, view, extra = {}) {
+  return {
+    type: 'state', room: 'TEST22', version: extra.version ?? 5, game, status: 'playing', seat: 0,
+    players: extra.players ?? PLAYERS, toAct: extra.toAct ?? [0], view, legal: extra.legal ?? [], labels: extra.labels ?? [],
+    window: null, turn: null, moves: 4, options: {}, ...extra,
+  };
+}
+
+async function draw(s) {
+  await player.page.evaluate((x) => window.draw(x), s);
+}
+
+// ---------- Spider Monkey ----------
+
+const SM_VIEW = {
+  phase: 'turn', round: 1, dealer: 2, current: 0, toAct: [0], lines: [[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3]],
+  stock: 39, discard: ['9S'], caller: null, finalTurnsLeft: 0, turns: 0, window: null, lastTurn: null, lastRound: null,
+};
+
+test('spider-monkey: looked-at cards turn face down again, and a placed card replaces what you saw', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('spider-monkey', SM_VIEW, { legal: [{ move: 'draw' }], labels: ['draw from the stock'] }));
+  await page.evaluate(() => window.tell({ type: 'peek', slots: [0, 2], cards: ['2H', 'KD'], text: 'you look at your slot 1: Two of Hearts, and slot 3: King of Diamonds' }));
+  const faceUp = () => page.locator('.my-area .sm-line .card.french').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.deepEqual(await faceUp(), ['your slot 1: Two of Hearts', 'your slot 3: King of Diamonds'], 'the peek shows the two cards');
+  // You put the Queen of Clubs into slot 1: the Two you saw there is gone at once.
+  await page.evaluate(() => window.tell({ type: 'placed', slot: 0, card: 'QC', text: 'you put the Queen of Clubs in your slot 1' }));
+  await page.evaluate(() => window.tell({ type: 'replace', seat: 0, slot: 0, discarded: '2H', text: 'Ann keeps the drawn card in slot 1 and discards Two of Hearts' }));
+  await draw(state('spider-monkey', { ...SM_VIEW, discard: ['9S', '2H'], lastTurn: { seat: 0, from: 'stock', replaced: 0, discarded: '2H' } }, { version: 7, toAct: [1, 2] }));
+  const labels = await faceUp();
+  assert.ok(!labels.some((l) => l.includes('Two of Hearts')), `slot 1 no longer shows the discarded Two: ${labels}`);
+  assert.ok(labels.includes('your slot 1: Queen of Clubs'), `slot 1 shows the card put there: ${labels}`);
+  // A moment later nothing of yours is face up: remembering is the game.
+  await page.waitForFunction(() => document.querySelectorAll('.my-area .sm-line .card.french').length === 0, null, { timeout: 6000 });
+  await draw(state('spider-monkey', { ...SM_VIEW, discard: ['9S', '2H'] }, { version: 9, toAct: [1] }));
+  assert.equal(await page.locator('.my-area .sm-line .card.french').count(), 0, 'a later state does not bring them back');
+  assert.equal(await page.locator('.my-area .sm-line .card.back').count(), 4);
+});
+
+test('spider-monkey: slots are numbered from 1, and a slapped card leaves its gap', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const view = { ...SM_VIEW, lines: [[0, 1, 3, 4, 5], [1, 2, 3], [0, 1, 2, 3]] };
+  await draw(state('spider-monkey', view, { legal: [{ move: 'take-discard', slot: 3 }], labels: ['take the Nine of Spades from the discard pile into slot 4'] }));
+  const mine = await page.locator('.my-area .sm-line').evaluate((row) => [...row.children].map((c) => (c.classList.contains('sm-gap') ? 'gap' : c.querySelector('.back-caption').textContent)));
+  assert.deepEqual(mine, ['1', '2', 'gap', '4', '5', '6']);
+  const bob = await page.locator('.seat[data-seat="1"] .sm-line').evaluate((row) => [...row.children].map((c) => (c.classList.contains('sm-gap') ? 'gap' : c.querySelector('.back-caption').textContent)));
+  assert.deepEqual(bob, ['gap', '2', '3', '4']);
+  // The slot the label names is the slot that plays it.
+  assert.equal(await page.locator('.my-area .sm-line .playable').getAttribute('aria-label'), 'your slot 4');
+});
+
+// ---------- Fib-Fibonacci ----------
+
+const FF_VIEW = {
+  phase: 'turn', current: 0, game: 1, seriesGames: 1, gamesWon: [0, 0], dealer: 1, turn: 9, turnLimit: 500, drawPile: 8,
+  handCounts: [4, 5], tableEmpty: false, sideArea: [], passes: 0, dryRepeats: 0, hand: ['2C', '5D', '6D', '8H'], pairChance: null,
+  lastPlay: { seat: 1, move: 'restart', card: '6C' },
+  bases: [{ card: 'X1', role: 'joker', caps: null }, { card: '6C', role: 'restart', caps: 0 }],
+  runs: [
+    { base: 0, opening: 'A', cards: ['2S', '3S', '5S'], values: [2, 3, 5], closed: true, cappedBy: 1 },
+    { base: 0, opening: 'B', cards: ['3H'], values: [3], closed: false, cappedBy: null },
+    { base: 1, opening: 'A', cards: [], values: [], closed: false, cappedBy: null },
+  ],
+  columns: [{ base: 0, A: [0, 2], B: [1] }],
+};
+
+test('fib-fibonacci: a restart 6 is drawn across the run it caps, and runs carry the numbers the moves use', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('fib-fibonacci', FF_VIEW, {
+    legal: [{ move: 'run', card: '2C', run: 2 }, { move: 'run', card: '5D', run: 1 }, { move: 'draw' }],
+    labels: ['play Two of Clubs on run 3, the empty side A of Six of Clubs', 'play Five of Diamonds on run 2 (3)', 'draw a card'],
+  }));
+  const restart = page.locator('.base.restart .card');
+  assert.equal(await restart.count(), 1, 'the restart 6 is on the table');
+  assert.match(await restart.getAttribute('aria-label'), /Six of Clubs/);
+  // The 6 lies between the run it caps (run 1) and the run it opened (run 3).
+  const sideA = await page.locator('.run-col').first().evaluate((col) => [...col.children].map((c) => (c.classList.contains('restart') ? '6' : c.querySelector('.run-name')?.textContent ?? c.textContent)));
+  assert.deepEqual(sideA, ['side A', 'run 1', '6', 'run 3']);
+  assert.deepEqual(await page.locator('.run-name').allTextContents(), ['run 1', 'run 3', 'run 2']);
+  // Every run a label speaks of is on the table under that number.
+  const labels = await page.locator('.action-bar button.action').allTextContents();
+  const shown = new Set(await page.locator('.run-name').allTextContents());
+  for (const l of labels) for (const m of l.matchAll(/run (\d+)/g)) assert.ok(shown.has(`run ${m[1]}`), `"${l}" names a run on the table`);
+  // The Five of Diamonds goes to run 2: the button of the run numbered 2 plays it.
+  const target = page.locator('.run[data-run="1"] .run-next');
+  assert.match(await target.getAttribute('aria-label'), /^run 2/);
+  assert.equal(await target.getAttribute('data-legal'), '1');
+});
+
+// ---------- Naked Gibbon ----------
+
+const NG_VIEW = {
+  phase: 'main', round: 1, dealer: 2, seatOrder: [0, 1, 2], current: 0, toAct: [0], fireNumber: 9, doubtable: [2],
+  handCounts: [3, 3, 3], table: [[null, '4C', null], [null, null, null], ['7D', null, null]],
+  burned: [[true, false, false], [false, false, false], [false, false, false]], burnmarks: [1, 0, 0], hat: null,
+  out: [false, false, false], losses: [0, 0, 0], deck: 30, discard: 4, turnsThisRound: 8, burnLimit: 3, hand: ['9S', 'AH', 'X1'],
+};
+const LONG = ['Maximiliana', 'Bartholomew', 'Bot 3'].map((name, seat) => ({ seat, name, connected: true, bot: seat === 2, away: false }));
+
+function fire(n) {
+  const jumps = ['side-flip', 'back-flip', 'hands-up', 'random', 'chest-up', 'side-flip', 'back-flip'];
+  return Array.from({ length: n }, (_, i) => ({ by: i % 3, jump: jumps[i % jumps.length], before: i + 2, after: i + 3, ...(i % 2 ? { card: ['5S', '8H', 'TD', 'QC'][i % 4] } : {}) }));
+}
+
+for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`naked-gibbon at ${size.width}x${size.height}: the captions on the fire never overlap`, async () => {
+    const { page } = player;
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.fresh());
+    await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(7) }, { players: LONG }));
+    const boxes = await page.locator('.fire-pile .jump-tag').evaluateAll((tags) => tags.filter((t) => t.offsetParent).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, clipped: [...t.children].some((s) => s.scrollWidth > s.clientWidth + 1 && getComputedStyle(s).textOverflow !== 'ellipsis') };
+    }));
+    assert.ok(boxes.length >= 4, `${boxes.length} jumps shown`);
+    for (let i = 0; i < boxes.length; i++) {
+      assert.ok(!boxes[i].clipped, 'a caption is cut off without an ellipsis');
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i];
+        const b = boxes[j];
+        const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        assert.ok(!overlap, `captions ${i} and ${j} overlap: ${JSON.stringify([a, b])}`);
+      }
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= size.width + 1, `the table is ${width}px wide`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+}
+
+test('naked-gibbon: a gibbon has two legs and a tail, and no arms', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(2) }));
+  const text = await page.locator('.board').textContent();
+  assert.doesNotMatch(text, /\barm\b/i);
+  assert.deepEqual(await page.locator('.my-area .gibbon-body .limb-state').allTextContents(), ['leg', 'leg', 'tail']);
+  assert.equal(await page.locator('.my-area .gibbon-body .limb-state.burned').count(), 1, 'one burnmark burns a leg');
+  assert.match(await page.locator('.my-area .gibbon-body').getAttribute('aria-label'), /1 burnmark of 3: a leg burned/);
+});
+
+test('naked-gibbon: a doubt is news until the new fire gets its first jump, and only then', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(3) }, { version: 10 }));
+  const doubt = { doubter: 1, target: 2, jump: 'side-flip', before: 5, card: '5S', kept: false };
+  await draw(state('naked-gibbon', { ...NG_VIEW, phase: 'new-fire', fireNumber: 0, fire: [], lastDoubt: doubt }, { version: 11 }));
+  assert.match(await page.locator('.doubt-news').textContent(), /Bob doubted Cy's side flip/);
+  await draw(state('naked-gibbon', { ...NG_VIEW, fireNumber: 4, fire: [{ by: 1, jump: 'hands-up', before: 0, after: 4, card: '4H' }], lastDoubt: doubt }, { version: 12 }));
+  assert.equal(await page.locator('.doubt-news').count(), 0, 'the next fire has begun');
+  // A panic jump crashes: the fire is empty again, and the old doubt is still old.
+  await draw(state('naked-gibbon', { ...NG_VIEW, phase: 'new-fire', fireNumber: 0, fire: [], lastDoubt: doubt }, { version: 13 }));
+  assert.equal(await page.locator('.doubt-news').count(), 0, 'an old doubt does not come back');
+});
+
+test('naked-gibbon: the choice for a hand card names the card in words', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(2) }, {
+    legal: [{ move: 'hands-up', card: '9S' }, { move: 'side-flip', card: '9S' }, { move: 'random' }],
+    labels: ['hands up: Nine of Spades 9 to 9', 'side flip: the same number 9 with Nine of Spades', 'panic jump'],
+  }));
+  await page.locator('.my-area .hand button[aria-label="Nine of Spades"]').click();
+  assert.equal(await page.locator('.action-bar .menu-title').textContent(), 'Jump with the Nine of Spades');
+});
+
+// ---------- Everywhere: the status line and the result ----------
+
+test('the status line says what you may do and whom the table waits for', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const pile = [{ by: 2, claim: 'red-hat', free: true, challengeable: true }];
+  const pino = { phase: 'challenge', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pile };
+  await draw(state('pinocchio', pino, { legal: [{ move: 'challenge' }, { move: 'believe' }], labels: ['challenge', 'believe'] }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: Cy says the card is Red Hat. Believe it, or call a lie.');
+  await draw(state('pinocchio', { ...pino, current: 1 }, { toAct: [1], version: 6 }));
+  assert.equal(await page.locator('.turn-line').textContent(), "Waiting for Bob to believe or doubt Cy's claim.");
+  await draw(state('pinocchio', { ...pino, phase: 'play', current: 0, mustMatch: 'red-hat', yourCard: 'blue-shoes' }, {
+    version: 7, legal: [{ move: 'announce', colour: 'red', clothing: 'shoes' }], labels: ['play your card as Red Shoes'],
+  }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: play your top card (Blue Shoes) and say what it is: a claim that matches Red Hat in colour or clothing.');
+  // Several at once: a simultaneous window.
+  await draw(state('spider-monkey', { ...SM_VIEW, phase: 'peek', current: null, toAct: [0, 1, 2], peeked: [] }, {
+    version: 8, toAct: [0, 1, 2], legal: [{ move: 'peek', slots: [0, 1] }], labels: ['look at your slots 1 and 2'],
+  }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn (Bob and Cy too): look at two of your own cards: click one, then choose the pair.');
+  await draw(state('spider-monkey', { ...SM_VIEW, phase: 'peek', current: null, toAct: [1, 2], peeked: [0] }, { version: 9, toAct: [1, 2] }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Waiting for Bob and Cy to look at their cards.');
+});
+
+test('pinocchio: a pile told only by its size and its top claim is drawn as a stack with the claim on it', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const view = { phase: 'challenge', current: 0, stacks: [8, 8, 7], box: 0, noses: [0, 1, 0], pileSize: 7,
+    lastClaim: { by: 2, claim: 'blue-shoes', free: false, challengeable: true } };
+  await draw(state('pinocchio', view, { legal: [{ move: 'challenge' }, { move: 'believe' }], labels: ['challenge', 'believe'] }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: Cy says the card is Blue Shoes. Believe it, or call a lie.');
+  assert.equal(await page.locator('.claims').getAttribute('aria-label'), 'pile of 7 cards');
+  assert.equal(await page.locator('.claims .claim.under .card').getAttribute('aria-label'), '6 cards under it');
+  assert.match(await page.locator('.claims .claim.latest .bubble').textContent(), /Cy says Blue Shoes/);
+});
+
+const RESULTS = [
+  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [3, 1, 1], pile: [] },
+    result: { winners: [1, 2], losers: [0], places: [3, 1, 1], scores: [3, 1, 1] },
+    headline: 'You lost: you came 3rd of 3.', column: 'Nose', cells: ['1', '1', '3'], note: /shortest nose wins/i },
+  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [0, 2, 1], pile: [] },
+    result: { winners: [0], losers: [1], places: [1, 3, 2], scores: [0, 2, 1] },
+    headline: 'You won!', column: 'Nose', cells: ['0', '1', '2'], note: /shortest nose wins/i },
+  { game: 'naked-gibbon', view: { ...NG_VIEW, phase: 'over', fire: [], burnmarks: [1, 3, 0], roundLoser: 1 },
+    result: { winners: [0, 2], losers: [1], places: [1, 3, 1] },
+    headline: 'You won, together with Cy!', column: 'Burnmarks', cells: ['1', '0', '3'], note: /Bob burned the tail/ },
+  { game: 'spider-monkey', view: { ...SM_VIEW, phase: 'over', revealed: [['AS', 'KD'], ['9H', '9C', 'TD'], ['2C', 'KS']] },
+    result: { winners: [0], losers: [1], places: [1, 3, 2], scores: [1, 28, 15] },
+    headline: 'You won!', column: 'Points', cells: ['1', '15', '28'], note: /lowest sum wins/i },
+  { game: 'tricky-tribes', view: { phase: 'over', round: 4, totals: [12, 16, 3], endMode: 'target', target: 15, stacks: [[], [], []], stackPoints: [0, 0, 0], handCounts: [0, 0, 0] },
+    result: { winners: [1], losers: [2], places: [2, 1, 3], scores: [12, 16, 3] },
+    headline: 'You lost: you came 2nd of 3.', column: 'Points', cells: ['16', '12', '3'], note: /First to 15 points/ },
+];
+
+for (const r of RESULTS) {
+  test(`${r.game}: the result says "${r.headline}" and scores in the game's terms`, async () => {
+    const { page } = player;
+    await page.evaluate(() => window.fresh());
+    await draw(state(r.game, { ...r.view, result: r.result }, { status: 'over', toAct: [], result: r.result }));
+    assert.equal(await page.locator('.result h2').textContent(), r.headline);
+    assert.equal(await page.locator('.turn-line').textContent(), r.headline);
+    assert.match(await page.locator('.result-note').textContent(), r.note);
+    const heads = await page.locator('.result th').allTextContents();
+    assert.deepEqual(heads.slice(0, 3), ['Place', 'Player', r.column]);
+    const cells = await page.locator('.result tbody tr td:nth-child(3)').allTextContents();
+    assert.deepEqual(cells, r.cells);
+  });
+}
