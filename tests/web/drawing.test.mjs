@@ -5,7 +5,7 @@
 // are what a server would send.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, assertClean } from './harness.mjs';
+import { startServer, launchBrowser, newPlayer, assertClean, DESKTOP } from './harness.mjs';
 
 let server;
 let browser;
@@ -22,6 +22,7 @@ before(async () => {
     const { TableView } = await import('/js/table.js');
     const root = document.createElement('div');
     root.id = 'drawn';
+    root.style.height = '100%';  // as the app's own screen: the table is one screen high
     document.querySelector('main').replaceChildren(root);
     const conn = { request: async () => ({}) };
     let view = null;
@@ -134,6 +135,46 @@ test('fib-fibonacci: a restart 6 is drawn across the run it caps, and runs carry
   const target = page.locator('.run[data-run="1"] .run-next');
   assert.match(await target.getAttribute('aria-label'), /^run 2/);
   assert.equal(await target.getAttribute('data-legal'), '1');
+});
+
+test('fib-fibonacci: a joker with twenty ways to lay it says their shared words once, and every choice fits on screen', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const legal = [{ move: 'joker', card: 'X1' }];
+  const labels = ['play Joker as a new base'];
+  for (const [card, words] of [['6C', '6♣'], ['6D', '6♦']]) {
+    for (const side of ['A', 'B']) {
+      for (let value = 0; value < 4; value++) {
+        legal.push({ move: 'joker', card: 'X1', with: card, value, side });
+        labels.push(`play Joker as a new base, with ${words} (as ${value}) on side ${side}`);
+      }
+    }
+  }
+  for (const side of ['A', 'B']) {
+    legal.push({ move: 'joker', card: 'X1', with: '3H', side });
+    labels.push(`play Joker as a new base, with 3♥ on side ${side}`);
+  }
+  legal.push({ move: 'draw' });
+  labels.push('draw a card');
+  const view = { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], hand: ['6C', '6D', '3H', '5H', '5S', 'X1'], lastPlay: null };
+  for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await draw(state('fib-fibonacci', view, { legal, labels }));
+    await page.locator('.my-area .hand button[aria-label="Joker"]').click();
+    assert.equal(await page.locator('.action-bar .menu-common').textContent(), 'Play Joker as a new base …');
+    const buttons = page.locator('.action-bar button.action');
+    assert.equal(await buttons.count(), 19);
+    assert.equal(await buttons.nth(0).textContent(), 'Play Joker as a new base');
+    assert.equal(await buttons.nth(1).textContent(), 'with 6♣ (as 0) on side A');
+    assert.equal(await buttons.nth(1).getAttribute('aria-label'), 'Play Joker as a new base, with 6♣ (as 0) on side A');
+    const off = await page.evaluate(() => [...document.querySelectorAll('.action-bar button, .my-area .hand .card')].filter((b) => {
+      const r = b.getBoundingClientRect();
+      return r.top < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth;
+    }).map((b) => b.textContent || b.getAttribute('aria-label')));
+    assert.deepEqual(off, [], `every choice and the hand are on screen at ${size.width}x${size.height}`);
+    await page.locator('.action-bar [data-key="menu-cancel"]').click();
+  }
+  await page.setViewportSize(DESKTOP);
 });
 
 // ---------- Naked Gibbon ----------

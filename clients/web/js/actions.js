@@ -79,8 +79,16 @@ export class ActionBinder {
     if (this.menu) {
       const { title, indices } = this.menu;
       bar.append(h('div.menu-title', null, title));
+      // Many choices that begin alike (a joker with each card it may take along, each value
+      // and side) say their shared words once, above short buttons that all fit on screen.
+      const full = indices.map((i) => capitalise(this.labels[i] || JSON.stringify(this.legal[i])));
+      const common = indices.length >= 4 ? sharedWords(full) : '';
+      if (common) bar.append(h('div.menu-common', null, `${common} …`));
       const row = h('div.menu-row');
-      for (const i of indices) row.append(this.button(bar, i));
+      indices.forEach((i, k) => {
+        const rest = common ? full[k].slice(common.length).replace(/^[\s,;:]+/, '') : '';
+        row.append(this.button(bar, i, rest || null));
+      });
       row.append(
         h('button.secondary', { type: 'button', dataset: { key: 'menu-cancel' }, onclick: () => {
           const now = bar.binder;
@@ -100,14 +108,33 @@ export class ActionBinder {
     bar.append(row);
   }
 
-  button(bar, i) {
+  // `short` (the words a menu did not already say) is what the button shows; its name for
+  // screen readers stays the whole label.
+  button(bar, i, short = null) {
     const label = this.labels[i] || JSON.stringify(this.legal[i]);
     return h('button.action', {
       type: 'button',
+      'aria-label': short ? capitalise(label) : null,
       dataset: { legal: '1', key: `act-${i}-${label}` },
       onclick: () => bar.binder.send(i),
-    }, capitalise(label));
+    }, short || capitalise(label));
   }
+}
+
+// The words every label begins with (whole words, at least three of them), or ''.
+export function sharedWords(labels) {
+  if (labels.length < 2) return '';
+  let n = labels[0].length;
+  for (const l of labels) {
+    let k = 0;
+    while (k < n && k < l.length && l[k] === labels[0][k]) k++;
+    n = k;
+  }
+  // Back off to a word end every label has there (its end, a space or a comma).
+  const ends = (l, k) => k === l.length || /[\s,;:]/.test(l[k]);
+  while (n > 0 && !labels.every((l) => ends(l, n))) n--;
+  const prefix = labels[0].slice(0, n).replace(/[\s,;:]+$/, '');
+  return prefix.split(/\s+/).filter(Boolean).length >= 3 ? prefix : '';
 }
 
 export function capitalise(s) {
