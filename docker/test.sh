@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Campfire image and checks it for real, with Docker or podman:
 #   1. the image runs as a non-root user and declares its port, volume and health check;
-#   2. a container with a named volume becomes healthy;
+#   2. a container with a named volume becomes healthy and serves every game's rules page;
 #   3. campfire-bot plays a whole game against it over the published port;
 #   4. a room with moves played survives a restart of the container (the journal in the volume):
 #      the player rejoins with its token and the game goes on from where it was.
@@ -85,6 +85,18 @@ start=$(date +%s)
 wait_healthy
 echo "healthy after $(($(date +%s) - start)) s: $(curl -fsS "http://127.0.0.1:$port/healthz")"
 [[ $("$engine" exec "$name" id -u) != 0 ]] || fail "the server runs as root"
+
+step "every game's rules page is served from the image"
+games=$(curl -fsS "http://127.0.0.1:$port/api/games" |
+  /usr/bin/python3 -c 'import json, sys; print(" ".join(g["id"] for g in json.load(sys.stdin)))')
+[[ -n "$games" ]] || fail "/api/games lists no game"
+for id in $games; do
+  type=$(curl -fsS -o "$work/rules.md" -w '%{content_type}' "http://127.0.0.1:$port/api/games/$id/rules") ||
+    fail "no rules page for $id"
+  [[ "$type" == "text/markdown; charset=utf-8" ]] || fail "the rules of $id are served as '$type'"
+  cmp -s "$work/rules.md" "docs/rules/$id.md" || fail "the rules page of $id differs from docs/rules/$id.md"
+  echo "$id: $(wc -c <"$work/rules.md") bytes of rules"
+done
 
 step "campfire-bot plays a whole game over the published port"
 "$bot" --port "$port" --game pinocchio --seats 4 --fill-bots --quiet >"$work/bot.log" 2>&1 ||

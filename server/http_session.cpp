@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "protocol/protocol.hpp"
+#include "server/rules_docs.hpp"
 #include "server/websocket_session.hpp"
 
 namespace campfire::server {
@@ -244,6 +245,19 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
   if (target == "/api/games") {
     return respond(
         text_response(req, http::status::ok, "application/json", ctx.lobby.games_json()));
+  }
+  constexpr std::string_view kGames = "/api/games/";
+  constexpr std::string_view kRules = "/rules";
+  if (target.starts_with(kGames) && target.ends_with(kRules) &&
+      target.size() > kGames.size() + kRules.size()) {
+    // A game's rules for players, as written in docs/rules.
+    const std::string id =
+        target.substr(kGames.size(), target.size() - kGames.size() - kRules.size());
+    if (const auto page = rules_document(id)) {
+      return respond(
+          text_response(req, http::status::ok, "text/markdown; charset=utf-8", std::string(*page)));
+    }
+    return respond(json_error(req, http::status::not_found, "there is no game " + id));
   }
   if (target == "/api/rooms") {
     return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));

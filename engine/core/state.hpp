@@ -26,7 +26,7 @@ struct Window {
   SeatSet seats;
 };
 
-// How a finished game ended (CLARIFICATIONS C9). Ties are allowed: places may repeat.
+// How a finished game ended (docs/rules/README.md C9). Ties are allowed: places may repeat.
 struct Result {
   std::vector<Seat> winners;
   std::vector<Seat> losers;

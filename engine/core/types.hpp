@@ -10,7 +10,7 @@
 
 namespace campfire {
 
-// Seats are numbered 0..n-1 clockwise (CLARIFICATIONS C1). Negative values name the two
+// Seats are numbered 0..n-1 clockwise (docs/rules/README.md C1). Negative values name the two
 // non-seat viewers: a spectator sees only what is public, the system sends timeouts.
 using Seat = int;
 inline constexpr Seat kSpectator = -1;

@@ -15,8 +15,8 @@
 //     be put into the side area.
 // Whoever empties their hand first wins.
 //
-// Choices (CLARIFICATIONS §2, FF-1..FF-16): seat 1 deals the first game; a joker may be played
-// whenever its player likes, but on an empty table it is the only play (rule 1, which also
+// Choices (docs/rules/fib-fibonacci.md, FF-1..FF-19): seat 1 deals the first game; a joker may be
+// played whenever its player likes, but on an empty table it is the only play (rule 1, which also
 // outranks a pending rule-8 chance); every check uses effective values (a 4 keeps the value of
 // what it replaced, a 6 its declared value); a run is closed when capped or when its top value is
 // 7 or more; a 6 may still be added to a closed run (the text's "except a wild card"). When the
@@ -26,10 +26,10 @@
 // occurrence of the same dry position (FF-14), end the game: fewer cards in hand wins, equal is a
 // draw.
 //
-// Options: seriesGames (default 1, as in CLARIFICATIONS): a series alternates the dealer and the
-// seat that wins more games wins it. turnLimit (default 500) is an addition: drawing and playing
-// can cycle the cards for ever while the pile never runs dry, which FF-14 does not catch, so a
-// game also ends as a stalemate after turnLimit turns, and every game provably ends.
+// Options: seriesGames (default 1, FF-17): a series alternates the dealer and the seat that wins
+// more games wins it. turnLimit (default 500, FF-18) is an addition: drawing and playing can cycle
+// the cards for ever while the pile never runs dry, which FF-14 does not catch, so a game also
+// ends as a stalemate after turnLimit turns, and every game provably ends.
 //
 // Cards are dealt one at a time from the top of the given deck, starting with seat 0 (the
 // dealer's left); the 11th card is the top of the draw pile.

@@ -389,7 +389,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     return v;
   }
 
-  // The turn timer plays a panic jump (CLARIFICATIONS §1.4); placements go the NG-14 default.
+  // The turn timer plays a panic jump (NG-26); placements go the NG-14 default.
   Action fallback_action(Seat seat) const override {
     switch (phase_) {
       case Phase::kMain:

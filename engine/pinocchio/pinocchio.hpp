@@ -10,10 +10,10 @@
 // the challenger one. The card played right after a challenge is announced freely and cannot be
 // challenged. After the last card the next player may challenge once more. Fewest noses wins.
 //
-// Choices (CLARIFICATIONS §4): startSeat is the "youngest player"; the first card is announced
-// freely but can be challenged; true means type and colour both match; ties share the win; noses
-// are a counter (the 28 long-nose cards can never run out). Cards are dealt one at a time
-// clockwise from the start seat, and each stack is played in the order it was dealt, so with a
+// Choices (docs/rules/pinocchio.md, PI-1..PI-14): startSeat is the "youngest player"; the first
+// card is announced freely but can be challenged; true means type and colour both match; ties share
+// the win; noses are a counter (the 28 long-nose cards can never run out). Cards are dealt one at a
+// time clockwise from the start seat, and each stack is played in the order it was dealt, so with a
 // test deck order the k-th card played is the k-th card of the deck.
 //
 // Views: public are stack sizes, the box count, every announcement (who, what, free or not,

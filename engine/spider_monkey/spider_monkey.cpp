@@ -16,7 +16,7 @@ namespace sc = campfire::standard;
 
 constexpr int kMaxPlayers = 8;
 // Slot ids restart at 0 each round; a round gains at most 2 per wrong slap, and has at most
-// kMaxTurns windows of at most 102 slaps, so ids stay far below this.
+// kMaxTurns windows of at most 51 slaps, so ids stay far below this.
 constexpr int kMaxSlotId = 1000000;
 constexpr std::uint32_t kPenaltyCards = 2;
 constexpr int kMinTurnTimeoutS = 5;
@@ -135,14 +135,6 @@ std::string slot_number(int id) {
 
 std::string slot_words(Seat seat, int slot) {
   return seat_ref(seat) + "'s slot " + slot_number(slot);
-}
-
-// The stockpile depth of the cut: a generator seeded by the deck order (FNV-1a of the cards).
-std::uint64_t cut_depth(const std::vector<Card>& deck_top_first, std::size_t stock_size) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (Card c : deck_top_first) h = (h ^ c) * 0x100000001b3ull;
-  Rng cut(h);
-  return cut.below(stock_size);
 }
 
 class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
@@ -399,7 +391,9 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
         out.push_back(Action::make(kDiscardDrawn));
         return;
       case Phase::kSlap:
-        for (const Slot& slot : line) out.push_back(Action::make(kSlap, {slot.id}));
+        for (const Slot& slot : line) {
+          if (slappable(seat, slot)) out.push_back(Action::make(kSlap, {slot.id}));
+        }
         out.push_back(Action::make(kSlapDone));
         return;
       case Phase::kPower:
@@ -471,12 +465,20 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
   SeatSet slappers() const {
     SeatSet s;
     for (Seat p = 0; p < seats_; ++p) {
-      if (p != current_ && !lines_[p].empty() && !(slap_done_ & (1u << p))) s.insert(p);
+      if (p != current_ && can_slap_something(p) && !(slap_done_ & (1u << p))) s.insert(p);
     }
     return s;
   }
 
   bool can_draw() const { return !stock_.empty() || discard_.size() >= 2; }
+
+  // SM-17: only cards held when the window opened may be slapped in it; penalty cards wait.
+  bool slappable(Seat seat, const Slot& slot) const { return slot.id < slap_below_[seat]; }
+  bool can_slap_something(Seat seat) const {
+    const auto& line = lines_[seat];
+    return std::any_of(line.begin(), line.end(),
+                       [&](const Slot& slot) { return slappable(seat, slot); });
+  }
 
   // The position of `id` in seat's line, or -1.
   int find_slot(Seat seat, std::int32_t id) const {
@@ -667,6 +669,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     turn_discard_ = discarded;
     slap_ranks_ = rank_bit(discarded);
     slap_done_ = 0;
+    slap_below_ = next_id_;
     ++turns_;
     ++window_id_;
     phase_ = Phase::kSlap;
@@ -698,6 +701,10 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     if (i < 0) return no_slot(seat, a.arg(0));
     auto& line = lines_[seat];
     const Slot slot = line[static_cast<std::size_t>(i)];
+    if (!slappable(seat, slot)) {
+      return make_error("illegal_action",
+                        "penalty cards cannot be slapped in the window that gave them");
+    }
     line.erase(line.begin() + i);
     discard_.push_back(slot.card);
     const bool correct = (slap_ranks_ & rank_bit(slot.card)) != 0;
@@ -712,8 +719,11 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
                                  slot_number(slot.id) + ": correct!"}};
       });
     } else {
+      // SM-7: an empty stockpile is first rebuilt from the discards under the wrong card.
       json added = json::array();
-      for (std::uint32_t k = 0; k < kPenaltyCards && !stock_.empty(); ++k) {
+      for (std::uint32_t k = 0; k < kPenaltyCards; ++k) {
+        if (stock_.empty() && discard_.size() >= 2) rebuild_stock(events);
+        if (stock_.empty()) break;
         line.push_back(Slot{next_id_[seat]++, stock_.back()});
         stock_.pop_back();
         added.push_back(line.back().id);
@@ -896,6 +906,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     const auto n = static_cast<std::size_t>(seats_);
     lines_.assign(n, {});
     next_id_.assign(n, kLineStart);
+    slap_below_.assign(n, kLineStart);
     for (int r = 0; r < kLineStart; ++r) {
       for (int k = 0; k < seats_; ++k) {
         const Seat s = (dealer_ + 1 + k) % seats_;
@@ -905,7 +916,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     stock_.assign(deck.rbegin(), deck.rend() - static_cast<std::ptrdiff_t>(kLineStart * n));
     discard_.clear();
     std::size_t from_top = 0;
-    if (config_.cut_for_discard) from_top = cut_depth(deck, stock_.size());
+    if (config_.cut_for_discard) from_top = static_cast<std::size_t>(rng_.below(stock_.size()));
     const auto at = stock_.end() - 1 - static_cast<std::ptrdiff_t>(from_top);
     discard_.push_back(*at);
     stock_.erase(at);
@@ -1006,6 +1017,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
   std::int32_t window_id_ = 0;
   std::vector<std::vector<Slot>> lines_;
   std::vector<std::int32_t> next_id_;
+  std::vector<std::int32_t> slap_below_;  // per seat: the next slot id when the window opened
   std::vector<Card> stock_;    // top card at the back
   std::vector<Card> discard_;  // top card at the back
   Card drawn_ = kNoCard;
@@ -1067,10 +1079,10 @@ class SpiderMonkeyGame final : public Game {
                             "seconds per turn before the server plays for a player (draw, "
                             "discard, no power, no call); 0 for no turn timer"),
     };
-    // Per turn: draw, place, at most 102 slaps (each lowers 2*stockpile + cards in lines, at
-    // most 2*51), 7 slap-dones, the timeout, two Jack picks and the call. Per round (at most
-    // one per turn): 8 peeks and the timeout.
-    info_.max_actions = kMaxTurns * (2 + 102 + 7 + 1 + 3 + 9);
+    // Per turn: draw, place, at most 51 slaps (only cards held when the window opened, SM-17),
+    // 7 slap-dones, the timeout, two Jack picks and the call. Per round (at most one per turn):
+    // 8 peeks and the timeout.
+    info_.max_actions = kMaxTurns * (2 + 51 + 7 + 1 + 3 + 9);
   }
 
   const GameInfo& info() const override { return info_; }

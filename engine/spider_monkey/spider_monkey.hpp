@@ -12,7 +12,7 @@
 // revealed and the lowest sum wins (A = 1, J 11, Q 12, K 13, K♦ 0). A player left with no
 // cards after a slap window wins at once.
 //
-// Choices (CLARIFICATIONS §3, SM-1..SM-16):
+// Choices (docs/rules/spider-monkey.md, SM-1..SM-19):
 // - Seat n-1 deals round 1, seat 0 starts; cards are dealt one at a time clockwise from the
 //   dealer's left into slots 0..3, so with a test deck order seat k's slot r holds card r*n+k.
 //   Later rounds (cumulative play) move the dealer one seat left and reshuffle all 52 cards.
@@ -23,15 +23,17 @@
 //   SLAP{slot} action per card, in order (an ordered list of any length would make the legal
 //   list enormous, while a player may send several slaps in one window anyway), and each player
 //   ends their part with SLAP_DONE. The window closes on its timeout, once every eligible
-//   player is done or out of cards, or at the first wrong card in the default mode END. Legal
-//   slaps never depend on the cards: any own slot may be slapped; correctness is judged on
-//   apply. In CONTINUE_NEW a later card of the original rank is therefore judged wrong (it
-//   costs two cards) rather than refused, since refusing it would tell the slapper their card.
-//   CONTINUE_BOTH accepts the original rank and the rank of the latest wrong card.
-// - Penalty cards come from the stockpile as it stands (fewer when it runs short). The
-//   stockpile is rebuilt from the discards under the top card only when a player draws from an
-//   empty stockpile; when nothing can be rebuilt, drawing is illegal and the player must take
-//   the discard. This keeps every window finite: each slap lowers 2*stockpile + cards in lines.
+//   player is done or has nothing left to slap, or at the first wrong card in mode END. Legal
+//   slaps never depend on the cards: any own slot held when the window opened may be slapped;
+//   correctness is judged on apply (SM-18). In CONTINUE_NEW a later card of the original rank is
+//   therefore judged wrong (it costs two cards) rather than refused, since refusing it would tell
+//   the slapper their card. CONTINUE_BOTH accepts the original rank and the rank of the latest
+//   wrong card.
+// - Whenever a card must come from an empty stockpile (a draw or a penalty card), the discards
+//   under the top card are shuffled into a new stockpile first (SM-7); when nothing can be
+//   rebuilt, drawing is illegal (the player must take the discard) and a penalty gives what there
+//   is. Penalty cards cannot be slapped in the window that gave them (SM-17): each player slaps
+//   at most the cards it held when the window opened, so every window is finite.
 // - The J/Q power is offered after the window to the player whose turn discard it was, then
 //   the call. USE_JACK{a, b} is sent as two picks, JACK{seat, slot} for a, then for b (once
 //   the first is picked the swap must be completed): one pick per action keeps the legal list
@@ -39,13 +41,12 @@
 //   but may still slap and be targeted; once somebody has called, the call step is skipped.
 // - Zero cards after a window: all such players win together, the round is scored (0 for
 //   them) and ends. At the reveal the lowest sum wins, ties shared.
-// - cutForDiscard: the first discard is a card cut from a random depth of the stockpile. The
-//   depth comes from a generator seeded by the deck order itself, so a given deck order fixes
-//   the whole deal (the engine contract) and the room's generator is used only for shuffles
-//   (C3).
+// - cutForDiscard: the first discard is a card cut from a random depth of the stockpile, picked
+//   by the room's one seeded generator like every other random choice (SM-3,
+//   docs/rules/README.md C3).
 // - cumulative: rounds are added up until some total exceeds 120; lowest total wins.
 // - turnTimeoutS is read by the room's turn timer; the engine's part is fallback_action, the
-//   §3.4 default (draw, discard the drawn card, no power, no call; slap-done in a window).
+//   SM-19 default (draw, discard the drawn card, no power, no call; slap-done in a window).
 // - SM-16 has no turn limit; the engine stops a game after kMaxTurns turns (the round in play is
 //   revealed and scored as if called), far beyond any real game, so that every game provably
 //   ends and max_actions is a true bound.

@@ -69,6 +69,7 @@ struct Config {
   int jokers = 0;
   int hand = 9;
   Teams teams = Teams::kNone;
+  int pairs = 0;  // teams of two with Teams::kPairs; the other seats play solo
   EndMode end = EndMode::kTarget;
   int target = 15;
   int rounds = 5;
@@ -88,6 +89,8 @@ Config config_from(const Options& o, int seats) {
   c.hand = seats == 6 ? 8 : (o.get_bool("tenCards") ? 10 : 9);
   const std::string teams = o.get_choice("teams");
   c.teams = teams == "pairs" ? Teams::kPairs : teams == "triples" ? Teams::kTriples : Teams::kNone;
+  c.pairs = o.get_int("pairs");
+  if (c.teams == Teams::kPairs && c.pairs == 0) c.pairs = seats / 2;
   const std::string end = o.get_choice("endMode");
   c.end = end == "fixedRounds" ? EndMode::kFixedRounds
           : end == "manual"    ? EndMode::kManual
@@ -754,9 +757,10 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
         for (Seat s = 0; s < n; ++s) side_[s] = s;
         break;
       case Teams::kPairs: {
+        // Teammates sit opposite (TT-13): pair i is seat i and seat i + ceil(n/2).
         const int offset = (n + 1) / 2;
         for (Seat s = 0; s < n; ++s) side_[s] = s;
-        for (Seat s = 0; s < n / 2; ++s) side_[s + offset] = s;
+        for (Seat s = 0; s < cfg_.pairs; ++s) side_[s + offset] = s;
         for (Seat s = 0; s < n; ++s) {
           solo_[s] = std::count(side_.begin(), side_.end(), side_[s]) == 1;
         }
@@ -1245,6 +1249,9 @@ class TrickyTribesGame final : public Game {
         OptionSpec::choice("teams", "none", {"none", "pairs", "triples"},
                            "United Tribes: pairs (4-6 players, teammates opposite, the odd seat "
                            "of five plays solo at double score) or two triples (6 players)"),
+        OptionSpec::integer("pairs", 0, 0, 3,
+                            "with teams of pairs: how many pairs; the other players play solo "
+                            "at double score (0: as many pairs as the table holds)"),
         OptionSpec::choice("endMode", "target", {"target", "fixedRounds", "manual"},
                            "end at a target score, after a number of rounds, or when most "
                            "players vote to stop after a round"),
@@ -1288,6 +1295,14 @@ class TrickyTribesGame final : public Game {
     }
     if (teams == "triples" && seats != 6) {
       return make_error("bad_options", "two teams of three need exactly 6 players");
+    }
+    const int pairs = o.get_int("pairs");
+    if (pairs > 0 && teams != "pairs") {
+      return make_error("bad_options", "\"pairs\" counts the teams of two: set teams to pairs");
+    }
+    if (2 * pairs > seats) {
+      return make_error("bad_options", std::to_string(seats) + " players make at most " +
+                                           std::to_string(seats / 2) + " pairs");
     }
     const Config c = config_from(o, seats);
     if (!c.trim_deal()) {

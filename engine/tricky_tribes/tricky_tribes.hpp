@@ -12,7 +12,7 @@
 // (the loot limit). The winner (or the punished loser) leads next; a leader who wins their own
 // dark trick must lead face up next. Collected reds score +1 (J-A +2), blacks -1 (J-A -2).
 //
-// Choices (CLARIFICATIONS §0 and §5, TT-1..TT-14):
+// Choices (docs/rules/tricky-tribes.md, TT-1..TT-17):
 // - Seat n-1 deals round 1; the dealer moves one seat left each round. Cards are dealt one at a
 //   time from the dealer's left; the next n cards are reserved, one per player in the same
 //   order, and a player's exchange draw always takes their own reserved card (TT-2). Undrawn
@@ -27,9 +27,10 @@
 //   otherwise the whole deck is dealt and the seats holding 9 trim one card (TT-3).
 // - Jokers are worth 10 and take the trick colour (none in a dark or joker-led trick); they
 //   count as black for the penalty test, are collected with the reds and score +1 (TT-10).
-// - United Tribes: teammates sit opposite. Pairs: seat i with i + ceil(n/2) for i < n/2, the
-//   middle seat of five plays solo and scores double; triples (six players): even seats against
-//   odd seats. A team's round score is the sum of its members' stacks.
+// - United Tribes: teammates sit opposite. Pairs: seat i with i + ceil(n/2) for i below the
+//   `pairs` option (as many as fit by default); the other seats play solo and score double;
+//   triples (six players): even seats against odd seats. A team's round score is the sum of its
+//   members' stacks.
 // - The game ends at the target (checked after a complete round; 15, 30 with pairs, 50 with
 //   triples unless set), after a fixed number of rounds, or, in manual mode, when after a round
 //   more than half of the players vote to stop (the engine has no host; the vote stands in for

@@ -1,4 +1,4 @@
-// Fib-Fibonacci: every case of CLARIFICATIONS §2.3 (FF-T1..FF-T18), set up with deck orders.
+// Fib-Fibonacci: the rules of docs/rules/fib-fibonacci.md (FF-1..FF-19), set up with deck orders.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -111,8 +111,8 @@ void expect_refused(Match& m, Seat seat, const json& move, const std::string& co
   EXPECT_TRUE(m.state().equals(*before)) << move.dump();
 }
 
-// FF-T1: 26 cards: 2 jokers, four each of 2/3/5/7/8, two 4s and two 6s.
-TEST(FibFibonacci, T1_DeckOf26) {
+// The cards: 26: 2 jokers, four each of 2/3/5/7/8, two 4s and two 6s.
+TEST(FibFibonacci, DeckOf26) {
   const auto deck = game().deck(Options(), 2);
   ASSERT_EQ(deck.size(), 26u);
   std::map<char, int> ranks;
@@ -133,8 +133,8 @@ TEST(FibFibonacci, T1_DeckOf26) {
   EXPECT_EQ(view(m, 0)["hand"], json({"2C", "3C", "5C", "7C", "8C"}));
 }
 
-// FF-T2: on an empty table only a joker may be played; without one, drawing is all there is.
-TEST(FibFibonacci, T2_EmptyTableOnlyJoker) {
+// FF-3: on an empty table only a joker may be played; without one, drawing is all there is.
+TEST(FibFibonacci, EmptyTableOnlyJoker) {
   Match m = start(deal({"2C", "3C", "5C", "7C", "8C"}, {"X1", "2D", "3D", "4C", "6C"}));
   EXPECT_EQ(legal_json(m, 0), std::vector<json>{kDrawMove});
   expect_refused(m, 0, run("2C", 0), "illegal_action");
@@ -157,8 +157,8 @@ TEST(FibFibonacci, T2_EmptyTableOnlyJoker) {
   EXPECT_EQ(view(m, 0)["bases"].size(), 1u);
 }
 
-// FF-T3: the joker's bonus card is a 2, a 3 or a 6 worth 0..3.
-TEST(FibFibonacci, T3_JokerBonusCard) {
+// FF-4: the joker's bonus card is a 2, a 3 or a 6 worth 0..3.
+TEST(FibFibonacci, JokerBonusCard) {
   struct Row {
     json move;
     bool legal;
@@ -197,8 +197,8 @@ Match opened_with(const json& first_move, const std::vector<std::string>& p1) {
   return m;
 }
 
-// FF-T4: second cards after a first card of 2.
-TEST(FibFibonacci, T4_SecondCardAfterTwo) {
+// FF-5 and FF-7: second cards after a first card of 2.
+TEST(FibFibonacci, SecondCardAfterTwo) {
   const std::vector<std::string> hand = {"3D", "5D", "6D", "2D", "8D"};
   const std::vector<std::pair<json, bool>> rows = {
       {run("3D", 0), true},    {run("5D", 0), true},     {run("6D", 0, 3), true},
@@ -217,9 +217,9 @@ TEST(FibFibonacci, T4_SecondCardAfterTwo) {
   }
 }
 
-// FF-T5: after a first card of 3 (natural, or a 6 declared 3): 5 and 6 as 4 or 5 are legal; 3
-// and 6 as 3 are not.
-TEST(FibFibonacci, T5_SecondCardAfterThree) {
+// FF-5 and FF-7: after a first card of 3 (natural, or a 6 declared 3): 5 and 6 as 4 or 5 are legal;
+// 3 and 6 as 3 are not.
+TEST(FibFibonacci, SecondCardAfterThree) {
   for (const json& first : {joker("X1", "3C", "A"), joker("X1", "6C", "A", 3)}) {
     SCOPED_TRACE(first.dump());
     const std::vector<std::string> hand = {"3D", "5D", "6D", "2D", "8D"};
@@ -240,8 +240,8 @@ TEST(FibFibonacci, T5_SecondCardAfterThree) {
   }
 }
 
-// FF-T6: the text's 2-3-5-8; a 6 in third place is forced to 5; 7 does not follow 2-3.
-TEST(FibFibonacci, T6_TwoThreeFiveEight) {
+// FF-5: the text's 2-3-5-8; a 6 in third place is forced to 5; 7 does not follow 2-3.
+TEST(FibFibonacci, TwoThreeFiveEight) {
   Match m = start(deal({"X1", "2C", "5C", "7C", "6C"}, {"3D", "8D", "2D", "3H", "5D"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("3D", 0));
@@ -254,8 +254,8 @@ TEST(FibFibonacci, T6_TwoThreeFiveEight) {
   EXPECT_EQ(view(m, 0)["runs"][0]["closed"], true);
 }
 
-// FF-T7: in 2-3-6 the 6 is worth 5, and the next card is an 8 or a 6 forced to 8.
-TEST(FibFibonacci, T7_SixForcedToSum) {
+// FF-7: in 2-3-6 the 6 is worth 5, and the next card is an 8 or a 6 forced to 8.
+TEST(FibFibonacci, SixForcedToSum) {
   Match m = start(deal({"X1", "2C", "6C", "7C", "5C"}, {"3D", "6D", "8D", "2D", "3H"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("3D", 0));
@@ -272,9 +272,9 @@ TEST(FibFibonacci, T7_SixForcedToSum) {
   EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 3, 5, 8}));
 }
 
-// FF-T8: exactly 11 first pairs, found by enumerating the legal second cards after every legal
-// first card.
-TEST(FibFibonacci, T8_ElevenStartingPairs) {
+// FF-5 and FF-7: exactly 11 first pairs, found by enumerating the legal second cards after every
+// legal first card.
+TEST(FibFibonacci, ElevenStartingPairs) {
   std::set<std::pair<int, int>> pairs;
   std::vector<std::pair<json, int>> firsts = {{joker("X1", "2C", "A"), 2},
                                               {joker("X1", "3C", "A"), 3}};
@@ -301,8 +301,8 @@ TEST(FibFibonacci, T8_ElevenStartingPairs) {
   EXPECT_EQ(pairs.size(), 11u);
 }
 
-// FF-T9: runs built from value sequences (a 6 shown as "value(6)").
-TEST(FibFibonacci, T9_ValueRuns) {
+// FF-5, FF-6, FF-7 and FF-12: runs built from value sequences (a 6 shown as "value(6)").
+TEST(FibFibonacci, ValueRuns) {
   {  // 2-5-7: closed after the 7
     Match m = start(deal({"X1", "2C", "7C", "3C", "3H"}, {"5D", "2D", "3D", "8D", "8H"}));
     play(m, 0, joker("X1", "2C", "A"));
@@ -367,9 +367,9 @@ TEST(FibFibonacci, T9_ValueRuns) {
   }
 }
 
-// FF-T10: a 4 replaces the 5 of 2-3-5: the 5 goes to the hand, the run still reads 2-3-5 and
+// FF-9: a 4 replaces the 5 of 2-3-5: the 5 goes to the hand, the run still reads 2-3-5 and
 // wants an 8, and the 5 cannot be played in the same turn.
-TEST(FibFibonacci, T10_SmallWildReplacesRunCard) {
+TEST(FibFibonacci, SmallWildReplacesRunCard) {
   Match m = start(deal({"X1", "2C", "5C", "7C", "8C"}, {"3D", "4C", "8D", "2D", "3H"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("3D", 0));
@@ -390,8 +390,8 @@ TEST(FibFibonacci, T10_SmallWildReplacesRunCard) {
   EXPECT_EQ(run_values(m, 0), (std::vector<int>{2, 3, 5, 8}));
 }
 
-// FF-T11: a 4 replacing a joker takes it; the 4 is the base with the same openings and runs.
-TEST(FibFibonacci, T11_SmallWildReplacesJoker) {
+// FF-9: a 4 replacing a joker takes it; the 4 is the base with the same openings and runs.
+TEST(FibFibonacci, SmallWildReplacesJoker) {
   Match m = start(deal({"X1", "2C", "7C", "8C", "5H"}, {"4C", "3D", "8D", "2D", "3H"}));
   play(m, 0, joker("X1", "2C", "A"));
   const json runs_before = view(m, 0)["runs"];
@@ -407,9 +407,9 @@ TEST(FibFibonacci, T11_SmallWildReplacesJoker) {
   EXPECT_EQ(run_values(m, 1), std::vector<int>{2});
 }
 
-// FF-T12: a 6 laid on the end of 2-5-7 is a new base with one opening and no bonus; the next
+// FF-8: a 6 laid on the end of 2-5-7 is a new base with one opening and no bonus; the next
 // card there is a 2, a 3 or a 6 worth 0..3.
-TEST(FibFibonacci, T12_RestartSix) {
+TEST(FibFibonacci, RestartSix) {
   Match m = start(deal({"X1", "2C", "7C", "6C", "2H"}, {"5D", "3D", "6D", "2D", "8D"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("5D", 0));
@@ -440,8 +440,8 @@ TEST(FibFibonacci, T12_RestartSix) {
   EXPECT_EQ(on_new, (std::set<std::string>{"2D", "3D", "6D=0", "6D=1", "6D=2", "6D=3"}));
 }
 
-// FF-T13: rule 8 with 7♠ and 8♠.
-TEST(FibFibonacci, T13_SevenEightPair) {
+// FF-11: rule 8 with 7♠ and 8♠.
+TEST(FibFibonacci, SevenEightPair) {
   const json deck = deal({"X1", "2C", "8S", "8H", "3C"}, {"5D", "7S", "3D", "2D", "3H"});
   {  // 8♠ pairs with the opponent's 7♠: the whole turn
     Match m = start(deck);
@@ -490,7 +490,7 @@ TEST(FibFibonacci, T13_SevenEightPair) {
   }
 }
 
-// FF-T14: J1 has 2-3-5-8 (closed) on side A and 3-5 (open) on side B; J2 has an empty side A
+// FF-13: J1 has 2-3-5-8 (closed) on side A and 3-5 (open) on side B; J2 has an empty side A
 // and 2-5-7 (closed) on side B. Returns the match one draw before the pile runs out.
 Match t14_table() {
   Match m = start(deal({"X1", "2C", "3C", "5C", "8C"}, {"X2", "2D", "5D", "7D", "3D"}, {"5H"}));
@@ -512,9 +512,9 @@ Match t14_table() {
   return m;
 }
 
-// FF-T14: the refill shuffles the 9 cards of the closed runs and both bases; 3-5 floats on and
+// FF-13: the refill shuffles the 9 cards of the closed runs and both bases; 3-5 floats on and
 // still takes cards; J2's empty side A is lost.
-TEST(FibFibonacci, T14_Refill) {
+TEST(FibFibonacci, Refill) {
   Match m = t14_table();
   ASSERT_EQ(view(m, 0)["drawPile"], 1);
   ASSERT_EQ(view(m, 0)["runs"].size(), 4u);
@@ -563,8 +563,8 @@ TEST(FibFibonacci, T14_Refill) {
   EXPECT_EQ(view(m, 0)["handCounts"][0].get<int>() + view(m, 0)["handCounts"][1].get<int>(), 15);
 }
 
-// FF-T15: the last card wins at once, and so does a joker with its bonus as the last two.
-TEST(FibFibonacci, T15_LastCardWins) {
+// FF-15: the last card wins at once, and so does a joker with its bonus as the last two.
+TEST(FibFibonacci, LastCardWins) {
   {
     Match m = start(deal({"X1", "2C", "3C", "5C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));
     play(m, 0, joker("X1", "2C", "A"));
@@ -607,12 +607,12 @@ void script(Match& m, const std::vector<std::pair<Seat, json>>& moves) {
   }
 }
 
-// FF-T16, equal hands give a draw. As written the case cannot arise: at a dry position the pile
+// FF-14, equal hands give a draw. As written the case cannot arise: at a dry position the pile
 // is empty and the refill has taken every base, so both jokers are in hands, and a joker can
 // always be played (FF-3); two passes in a row never happen. The same ending is reached through
 // the repetition rule: with an empty table the jokers go to and fro and the player without one
 // passes. Here both hands hold 13 cards when it ends.
-TEST(FibFibonacci, T16_StalemateEqualHandsIsADraw) {
+TEST(FibFibonacci, StalemateEqualHandsIsADraw) {
   Match m = start(deal({"2C", "3C", "5C", "7C", "8C"}, {"X1", "X2", "5D", "7D", "8D"}));
   draw_everything(m);  // turns 1..16
   ASSERT_EQ(view(m, 0)["handCounts"], json({13, 13}));
@@ -637,7 +637,7 @@ TEST(FibFibonacci, T16_StalemateEqualHandsIsADraw) {
 
 // A PASS never comes right after the opponent's PASS: a dry position always has a joker in a
 // hand (checked over random games, together with FF-2's "no pass while a play exists").
-TEST(FibFibonacci, T16_NoTwoPassesInARow) {
+TEST(FibFibonacci, NoTwoPassesInARow) {
   int passes = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     auto m = Match::create(game(), 2, json::object(), seed);
@@ -662,11 +662,11 @@ TEST(FibFibonacci, T16_NoTwoPassesInARow) {
   EXPECT_GT(passes, 0) << "random games do reach forced passes";
 }
 
-// FF-T17, repetition. As written the position cannot arise (neither hand holds a joker, see
+// FF-14, repetition. As written the position cannot arise (neither hand holds a joker, see
 // T16). Here seat 0 opens with a lone joker, so the draws leave it 12 cards against 14. From the
 // first dry position (turn 19) the jokers cycle with period 10; the position recurs at turns 29
 // and 39, and at 39 the game ends: seat 0, with fewer cards, wins.
-TEST(FibFibonacci, T17_ThirdRepetitionEndsTheGame) {
+TEST(FibFibonacci, ThirdRepetitionEndsTheGame) {
   Match m = start(deal({"X1", "X2", "5C", "7C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));
   play(m, 0, joker("X1"));
   draw_everything(m);  // turns 2..17, and turn 18: the refill took X1 and seat 1 drew it
@@ -690,8 +690,8 @@ TEST(FibFibonacci, T17_ThirdRepetitionEndsTheGame) {
   EXPECT_EQ(m.state().result().losers, std::vector<Seat>{1});
 }
 
-// FF-T18: a 4 may replace the side-area 8♠; the 4 lies there with no effect.
-TEST(FibFibonacci, T18_SmallWildReplacesSideCard) {
+// FF-9: a 4 may replace the side-area 8♠; the 4 lies there with no effect.
+TEST(FibFibonacci, SmallWildReplacesSideCard) {
   Match m = start(deal({"X1", "2C", "8S", "3C", "3H"}, {"5D", "7S", "4C", "2D", "8H"}));
   play(m, 0, joker("X1", "2C", "A"));
   play(m, 1, run("5D", 0));

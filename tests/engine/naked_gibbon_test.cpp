@@ -1,5 +1,5 @@
-// Naked Gibbon: every case of CLARIFICATIONS §1.3 (NG-T1..NG-T19), named after it, plus the
-// extensions and the contract details the generic suite cannot see.
+// Naked Gibbon: the rules of docs/rules/naked-gibbon.md (NG-1..NG-26), each test named after
+// its case, plus the extensions and the contract details the generic suite cannot see.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -117,8 +117,9 @@ void expect_slots(const Match& m, Seat s, const json& tables, const json& burned
 
 const std::vector<Codes> kFillers = {{"2S", "3S", "4S"}, {"2H", "3H", "4H"}, {"5S", "6S", "5D"}};
 
-// NG-T1: with the fire at 8 only 2..8 can be spot-moulted; 9, K, an ace and a joker cannot.
-TEST(NakedGibbon, T1_SpotMoultNeedsSameOrLower) {
+// NG-10 and NG-3: with the fire at 8 only 2..8 can be spot-moulted; 9, K, an ace and a joker
+// cannot.
+TEST(NakedGibbon, SpotMoultNeedsSameOrLower) {
   Match m = start({{"8S", "5C", "6C"}, {"2D", "8C", "9C"}, kFillers[0], kFillers[1]}, {});
   play(m, 0, hands_up("8S"));
   ASSERT_EQ(fire_number(m), 8);
@@ -149,9 +150,9 @@ Doubted back_flip_doubted(const std::string& fire_card, const std::string& card)
   return {view(m, 0)["lastDoubt"], gibbon(m, 1)["hat"].get<bool>(), after};
 }
 
-// NG-T2: a back flip at 5 makes 6; 6♥..A♥ or a joker keeps the promise; 5♥ and 9♠ are
+// NG-6 and NG-16: a back flip at 5 makes 6; 6♥..A♥ or a joker keeps the promise; 5♥ and 9♠ are
 // heart-cheats.
-TEST(NakedGibbon, T2_BackFlipAtFive) {
+TEST(NakedGibbon, BackFlipAtFive) {
   for (const char* c : {"6H", "TH", "AH", "X1"}) {
     const Doubted d = back_flip_doubted("5S", c);
     EXPECT_EQ(d.fire_after_flip, 6);
@@ -168,8 +169,8 @@ TEST(NakedGibbon, T2_BackFlipAtFive) {
   EXPECT_TRUE(heart_cheat(Jump::kBackFlip, *standard::parse("5H"), 5));
 }
 
-// NG-T3: a back flip over a king makes 1; only A♥ or a joker keeps the promise.
-TEST(NakedGibbon, T3_BackFlipOverKing) {
+// NG-6: a back flip over a king makes 1; only A♥ or a joker keeps the promise.
+TEST(NakedGibbon, BackFlipOverKing) {
   for (const char* c : {"AH", "X2"}) {
     const Doubted d = back_flip_doubted("KS", c);
     EXPECT_EQ(d.fire_after_flip, 1);
@@ -181,8 +182,8 @@ TEST(NakedGibbon, T3_BackFlipOverKing) {
   EXPECT_TRUE(d.hat);
 }
 
-// NG-T4: a back flip on the empty fire makes 1; 2♥ keeps the promise.
-TEST(NakedGibbon, T4_BackFlipOnEmptyFire) {
+// NG-5 and NG-6: a back flip on the empty fire makes 1; 2♥ keeps the promise.
+TEST(NakedGibbon, BackFlipOnEmptyFire) {
   Match m = start({{"2H", "5C", "6C"}, {"7C", "2D", "3D"}, kFillers[0], kFillers[2]}, {});
   EXPECT_EQ(refusal(m, 0, hands_up("2H")), "illegal_action") << "a heart goes face down";
   play(m, 0, back_flip("2H"));
@@ -194,8 +195,8 @@ TEST(NakedGibbon, T4_BackFlipOnEmptyFire) {
   EXPECT_EQ(view(m, 0)["current"], 2);
 }
 
-// NG-T5: a face-up ace (from hand, from the table, at random) drops the fire to 1.
-TEST(NakedGibbon, T5_FaceUpAceDropsFireToOne) {
+// NG-3: a face-up ace (from hand, from the table, at random) drops the fire to 1.
+TEST(NakedGibbon, FaceUpAceDropsFireToOne) {
   Match m = start({{"9S", "AC", "5C"}, {"2D", "3D", "4D"}, kFillers[0], kFillers[2]},
                   {"6C", "AH", "7C", "8C"});
   play(m, 0, hands_up("9S"));  // draws 6C
@@ -215,8 +216,8 @@ TEST(NakedGibbon, T5_FaceUpAceDropsFireToOne) {
   EXPECT_EQ(view(r, 0)["fire"][1]["card"], "AD");
 }
 
-// NG-T6: face-up jokers take the lowest number that fits; a joker never goes hands up.
-TEST(NakedGibbon, T6_FaceUpJokers) {
+// NG-4: face-up jokers take the lowest number that fits; a joker never goes hands up.
+TEST(NakedGibbon, FaceUpJokers) {
   {
     Match m = start({{"9S", "5C", "6C"}, kFillers[0], kFillers[1], kFillers[2]}, {"7C", "X1"});
     play(m, 0, hands_up("9S"));
@@ -251,8 +252,8 @@ TEST(NakedGibbon, T6_FaceUpJokers) {
   EXPECT_EQ(refusal(m, 0, hands_up("X2")), "illegal_action");
 }
 
-// NG-T7: hands up needs a higher non-heart; chest up a higher card of any suit.
-TEST(NakedGibbon, T7_HandsUpAndChestUpAtNine) {
+// NG-4: hands up needs a higher non-heart; chest up a higher card of any suit.
+TEST(NakedGibbon, HandsUpAndChestUpAtNine) {
   Match m = start({{"9C", "5C", "6C"}, {"TS", "9S", "TH"}, kFillers[0], kFillers[1]}, {});
   play(m, 0, hands_up("9C"));
   EXPECT_EQ(refusal(m, 1, hands_up("9S")), "illegal_action");
@@ -274,9 +275,9 @@ TEST(NakedGibbon, T7_HandsUpAndChestUpAtNine) {
   EXPECT_EQ(fire_number(t), 10);
 }
 
-// NG-T8: a random card of the same number or higher succeeds, a lower one crashes; after the
-// crash the fire is discarded and the crasher's left starts.
-TEST(NakedGibbon, T8_RandomAtNine) {
+// NG-4 and NG-12: a random card of the same number or higher succeeds, a lower one crashes; after
+// the crash the fire is discarded and the crasher's left starts.
+TEST(NakedGibbon, RandomAtNine) {
   struct Row {
     const char* card;
     int fire;
@@ -312,8 +313,8 @@ Doubted side_flip_doubted(const std::string& card) {
   return {view(m, 0)["lastDoubt"], gibbon(m, 1)["hat"].get<bool>(), after};
 }
 
-// NG-T9: side flips at 7; a side flip on the empty fire is refused.
-TEST(NakedGibbon, T9_SideFlipAtSeven) {
+// NG-5 and NG-6: side flips at 7; a side flip on the empty fire is refused.
+TEST(NakedGibbon, SideFlipAtSeven) {
   for (const char* c : {"7S", "X1"}) {
     const Doubted d = side_flip_doubted(c);
     EXPECT_EQ(d.fire_after_flip, 7);
@@ -330,7 +331,7 @@ TEST(NakedGibbon, T9_SideFlipAtSeven) {
   EXPECT_EQ(refusal(m, 0, side_flip("7S")), "illegal_action");
 }
 
-// The fire of NG-T10/T11: P0 back flip 4→5, P1 hands up 9, P2 side flip at 9.
+// The fire of the next two tests: P0 back flip 4→5, P1 hands up 9, P2 side flip at 9.
 Match fire_of_t10(const std::string& p0_card, const std::string& p2_card) {
   Match m =
       start({{"2C", p0_card, "JC"}, {"3C", "9S", "JD"}, {"3D", p2_card, "JS"}, {"4C", "QC", "QD"}},
@@ -345,9 +346,9 @@ Match fire_of_t10(const std::string& p0_card, const std::string& p2_card) {
   return m;
 }
 
-// NG-T10: only each other player's latest card, and only if face down, can be doubted; a
+// NG-8 and NG-7: only each other player's latest card, and only if face down, can be doubted; a
 // promise is checked against the fire it was played on.
-TEST(NakedGibbon, T10_DoubtableCardsAndFireBefore) {
+TEST(NakedGibbon, DoubtableCardsAndFireBefore) {
   Match m = fire_of_t10("5H", "9D");
   EXPECT_EQ(view(m, 3)["doubtable"], json({0, 2}));
   EXPECT_TRUE(is_legal(m, 3, doubt(0)));
@@ -365,9 +366,9 @@ TEST(NakedGibbon, T10_DoubtableCardsAndFireBefore) {
   EXPECT_EQ(view(lie, 0)["lastDoubt"]["kept"], false) << "4♥ is not above 4";
 }
 
-// NG-T11: P3 doubts P2; a true card punishes P3 and P0 starts normally; a lie punishes P2 and
-// P3 starts the new fire at once, without moulting.
-TEST(NakedGibbon, T11_WhoStartsAfterADoubt) {
+// NG-12 and NG-22: P3 doubts P2; a true card punishes P3 and P0 starts normally; a lie punishes P2
+// and P3 starts the new fire at once, without moulting.
+TEST(NakedGibbon, WhoStartsAfterADoubt) {
   Match m = fire_of_t10("5H", "9D");
   play(m, 3, doubt(2));
   EXPECT_EQ(view(m, 0)["lastDoubt"]["kept"], true);
@@ -389,9 +390,9 @@ TEST(NakedGibbon, T11_WhoStartsAfterADoubt) {
   EXPECT_EQ(view(lie, 0)["current"], 0);
 }
 
-// NG-T12 (with the hat, NG-16): s0 burned under 3♣, 7♦ exposed on s1, hand {K♠}: the 7♦ burns,
-// 3♣ and K♠ go, three new hand cards, two burnmarks, and the hat comes off.
-TEST(NakedGibbon, T12_Burnmark) {
+// NG-13 and NG-15 (with the hat, NG-16): s0 burned under 3♣, 7♦ exposed on s1, hand {K♠}: the 7♦
+// burns, 3♣ and K♠ go, three new hand cards, two burnmarks, and the hat comes off.
+TEST(NakedGibbon, Burnmark) {
   Match m = start({{"9S", "3C", "7D"}, {"2D", "5C", "6C"}, {"3D", "5D", "6D"}, {"4D", "5S", "6S"}},
                   {"8C", "8D", "8H", "8S",  // Veterans' burnmarks
                    "QC", "9C", "9D", "9H", "KS", "TC", "TD", "TS", "2H", "JC", "JD", "JS"},
@@ -420,9 +421,9 @@ TEST(NakedGibbon, T12_Burnmark) {
   EXPECT_EQ(view(m, 0)["current"], 1);
 }
 
-// NG-T13: naked with a burnmark in s0: all three cards go face up and the owner picks which
+// NG-14: naked with a burnmark in s0: all three cards go face up and the owner picks which
 // sits on the safe spot; the default is the lowest.
-TEST(NakedGibbon, T13_Naked) {
+TEST(NakedGibbon, Naked) {
   Match m = start({{"4C", "9D", "2S"}, {"2C", "5C", "6C"}, {"KC", "5D", "6D"}, {"KD", "5S", "6S"}},
                   {"8C", "8D", "8H", "8S", "QS", "TC", "TD", "TS"}, {{"veterans", true}});
   play(m, 0, hands_up("2S"));  // draws QS: hand {4C, 9D, QS}
@@ -443,8 +444,9 @@ TEST(NakedGibbon, T13_Naked) {
   EXPECT_EQ(view(m, 0)["phase"], "main");
 }
 
-// The NG-T14 scenario: Veterans, P0 takes its second and third burnmarks through false doubts.
-Match third_burnmark(json options) {
+// The NG-19 scenario: Veterans, P0 takes its second and third burnmarks through false doubts.
+// This far, P0 has taken the second.
+Match second_burnmark(json options) {
   options["veterans"] = true;
   Match m = start({{"QH", "QD", "QS"}, {"4D", "7C", "8C"}, {"6D", "7S", "JH"}, {"6S", "7D", "JD"}},
                   {"2H", "3H", "4H", "5H",  // Veterans' burnmarks
@@ -460,6 +462,11 @@ Match third_burnmark(json options) {
   play(m, 3, side_flip("6S"));
   play(m, 0, doubt(3));  // 3C on s1 burns
   EXPECT_EQ(gibbon(m, 0)["burnmarks"], 2);
+  return m;
+}
+
+Match third_burnmark(json options) {
+  Match m = second_burnmark(std::move(options));
   play(m, 1, hands_up("7C"));
   play(m, 2, side_flip("7S"));
   play(m, 3, side_flip("7D"));
@@ -473,8 +480,8 @@ Match third_burnmark(json options) {
   return m;
 }
 
-// NG-T14: the third burnmark ends the round at once; in Survival the gibbon drops out instead.
-TEST(NakedGibbon, T14_ThirdBurnmarkEndsTheRound) {
+// NG-19: the third burnmark ends the round at once; in Survival the gibbon drops out instead.
+TEST(NakedGibbon, ThirdBurnmarkEndsTheRound) {
   Match m = third_burnmark(json::object());
   EXPECT_TRUE(m.state().over());
   EXPECT_EQ(gibbon(m, 0)["burnmarks"], 3);
@@ -494,9 +501,9 @@ TEST(NakedGibbon, T14_ThirdBurnmarkEndsTheRound) {
   EXPECT_TRUE(s.state().legal_actions(0).empty());
 }
 
-// NG-T15: a caught 8♠ back flip burns P0 first and then gives the hat; later back flips are
+// NG-16: a caught 8♠ back flip burns P0 first and then gives the hat; later back flips are
 // refused.
-TEST(NakedGibbon, T15_HatAfterBurnmark) {
+TEST(NakedGibbon, HatAfterBurnmark) {
   Match m = start({{"QH", "QD", "QS"}, {"5C", "2D", "3D"}, {"6C", "3S", "4S"}, {"7C", "4D", "5D"}},
                   {"2C", "3C", "4C", "8S", "9C", "9D", "9H", "TC", "JC", "JD", "JS"});
   play(m, 0, kFireBath);  // 2C, 3C, 4C: no burned slot, placed at once
@@ -518,9 +525,9 @@ TEST(NakedGibbon, T15_HatAfterBurnmark) {
   EXPECT_TRUE(is_legal(m, 0, side_flip("JC")));
 }
 
-// NG-T16: a spot moult at 10 with {3♣, 9♠, K♦}: 3♣ goes to s1, the rest is discarded and two
+// NG-10: a spot moult at 10 with {3♣, 9♠, K♦}: 3♣ goes to s1, the rest is discarded and two
 // cards drawn; a new card of 10 or less (not a joker) can be moulted again.
-TEST(NakedGibbon, T16_SpotMoult) {
+TEST(NakedGibbon, SpotMoult) {
   Match m =
       start({{"TC", "5C", "6C"}, {"3C", "9S", "KD"}, kFillers[0], kFillers[1]}, {"7C", "5H", "X1"});
   play(m, 0, hands_up("TC"));
@@ -545,9 +552,9 @@ TEST(NakedGibbon, T16_SpotMoult) {
   EXPECT_EQ(view(m, 1)["discard"], discard + 3) << "the joker went with the rest";
 }
 
-// NG-T17: a fire bath with 2 hand cards and 1 table card draws 2 face up, the owner places them
-// (a burned slot makes it matter), then no more moulting.
-TEST(NakedGibbon, T17_FireBath) {
+// NG-10 and NG-14: a fire bath with 2 hand cards and 1 table card draws 2 face up, the owner places
+// them (a burned slot makes it matter), then no more moulting.
+TEST(NakedGibbon, FireBath) {
   Match m = start({{"TC", "5C", "6C"}, {"3C", "9S", "KD"}, kFillers[0], kFillers[2]},
                   {"8C", "8D", "8H", "8S", "7C", "5H", "JC", "2H", "QC"}, {{"veterans", true}});
   play(m, 0, hands_up("TC"));
@@ -566,9 +573,9 @@ TEST(NakedGibbon, T17_FireBath) {
   EXPECT_EQ(refusal(m, 1, kFireBath), "illegal_action");
 }
 
-// NG-T18: with the deck and discards empty, a draw reshuffles the fire below each player's
+// NG-9: with the deck and discards empty, a draw reshuffles the fire below each player's
 // latest card; those stay doubtable and the fire number stays.
-TEST(NakedGibbon, T18_ReshuffleTheFire) {
+TEST(NakedGibbon, ReshuffleTheFire) {
   auto made = Match::create(game(), 2, {{"jokers", 0}}, 3);
   ASSERT_TRUE(made.ok());
   Match m = std::move(*made);
@@ -592,8 +599,8 @@ TEST(NakedGibbon, T18_ReshuffleTheFire) {
   EXPECT_EQ(gibbon(m, s)["handCount"], 3);
 }
 
-// NG-T19: with 2 players, after a false accusation the doubted player starts.
-TEST(NakedGibbon, T19_TwoPlayersFalseAccusation) {
+// NG-12: with 2 players, after a false accusation the doubted player starts.
+TEST(NakedGibbon, TwoPlayersFalseAccusation) {
   Match m = start({{"5C", "6C", "7C"}, {"5D", "6D", "7D"}}, {});
   play(m, 0, hands_up("5C"));
   play(m, 1, side_flip("5D"));
@@ -630,6 +637,123 @@ TEST(NakedGibbon, Rounds_LoserSwapsAndDeals) {
   EXPECT_EQ(view(m, 0)["current"], after3);
 }
 
+// NG-18: with Never My Tail the second burnmark burns the tail (here on top of a Veterans'
+// burnmark, so P0's first false doubt ends the round).
+TEST(NakedGibbon, NeverMyTail_SecondBurnmarkEndsTheRound) {
+  Match m = second_burnmark({{"neverMyTail", true}});
+  ASSERT_TRUE(m.state().over());
+  EXPECT_EQ(gibbon(m, 0)["burnmarks"], 2);
+  EXPECT_EQ(view(m, 0)["burnLimit"], 2);
+  const Result r = m.state().result();
+  EXPECT_EQ(r.losers, std::vector<Seat>{0});
+  EXPECT_EQ(r.winners, (std::vector<Seat>{1, 2, 3}));
+}
+
+// NG-16 and NG-19: the hat comes off when its wearer drops out. P0 is caught back-flipping a
+// spade, gets naked and the hat; later its panic jump crashes, the exposed 5♣ is its second
+// burnmark (Never My Tail, on top of a Veterans' one) and P0 drops out, hat and all.
+TEST(NakedGibbon, HatComesOffOnElimination) {
+  const json options = {{"survival", true}, {"veterans", true}, {"neverMyTail", true}};
+  Match m = start({{"9S", "5C", "6C"}, {"7D", "8D", "TD"}, {"KC", "2D", "3D"}},
+                  {"2H", "3H", "4H",  // Veterans' burnmarks
+                   "4C", "7S", "8S", "2S"},
+                  options);
+  play(m, 0, back_flip("9S"));  // draws 4♣
+  play(m, 1, doubt(0));
+  EXPECT_EQ(view(m, 0)["hat"], 0);
+  EXPECT_EQ(view(m, 0)["phase"], "naked-place");
+  play(m, 0, place({1, 2, 0}));  // 5♣ and 6♣ exposed, 4♣ on the burned slot
+  play(m, 1, hands_up("TD"));    // the rightful doubter starts the new fire; draws 7♠
+  play(m, 2, hands_up("KC"));    // draws 8♠
+  play(m, 0, kRandomJump);       // 2♠ on 13: a crash
+  const json v = view(m, kSpectator);
+  EXPECT_EQ(v["out"][0], true);
+  EXPECT_EQ(v["eliminated"], json({0}));
+  EXPECT_EQ(v["hat"], nullptr) << "nobody wears the hat of a gibbon that dropped out";
+  EXPECT_FALSE(m.state().over());
+}
+
+// NG-9: with the deck empty, a draw shuffles the discard pile into a new deck (the fire stays).
+TEST(NakedGibbon, EmptyDeckReshufflesTheDiscards) {
+  auto made = Match::create(game(), 2, {{"jokers", 0}}, 5);
+  ASSERT_TRUE(made.ok());
+  Match m = std::move(*made);
+  play(m, 0, back_flip(gibbon(m, 0)["hand"][0]));
+  play(m, 1, doubt(0));  // whoever is punished, the fire goes to the discards
+  // Back flips (panic jumps without a hand card) until the deck is empty.
+  while (view(m, 0)["deck"] != 0) {
+    ASSERT_FALSE(m.state().over());
+    const Seat s = m.state().to_act().first();
+    const json v = view(m, s);
+    if (v["phase"] == "naked-place" || v["phase"] == "place") {
+      Events ev;
+      ASSERT_FALSE(m.apply(s, m.state().fallback_action(s), ev));
+      continue;
+    }
+    play(m, s, v["hand"].empty() ? kRandomJump : back_flip(v["hand"][0]));
+  }
+  const int discards = view(m, 0)["discard"].get<int>();
+  ASSERT_GT(discards, 0);
+  const std::size_t fire = view(m, 0)["fire"].size();
+  const Seat s = m.state().to_act().first();
+  const json hand = gibbon(m, s)["hand"];
+  ASSERT_FALSE(hand.empty());
+  auto a = game().action_from_json(back_flip(hand[0]));
+  Events ev;
+  ASSERT_FALSE(m.apply(s, *a, ev));
+  int reshuffles = 0;
+  for (const Event& e : ev.list()) {
+    if (e.body["type"] != "reshuffle") continue;
+    ++reshuffles;
+    EXPECT_TRUE(e.to.everyone);
+    EXPECT_EQ(e.body["from"], "discard");
+    EXPECT_EQ(e.body["cards"], discards);
+  }
+  EXPECT_EQ(reshuffles, 1);
+  EXPECT_EQ(view(m, 0)["discard"], 0);
+  EXPECT_EQ(view(m, 0)["deck"], discards - 1) << "one card drawn from the new deck";
+  EXPECT_EQ(view(m, 0)["fire"].size(), fire + 1) << "the fire is not touched";
+}
+
+// NG-1 and NG-20 with two players: no seat swap; the loser of a round deals the next and the
+// other gibbon starts it; the game ends at the second loss.
+TEST(NakedGibbon, TwoPlayersPlaySeveralRounds) {
+  int rounds_checked = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    auto made = Match::create(game(), 2, {{"lossesToEndMatch", 2}}, seed);
+    ASSERT_TRUE(made.ok());
+    Match m = std::move(*made);
+    Rng rng(seed);
+    int round = 1;
+    while (!m.state().over()) {
+      const Seat s = m.state().to_act().first();
+      const auto legal = m.state().legal_actions(s);
+      Events ev;
+      ASSERT_FALSE(m.apply(s, legal[rng.below(legal.size())], ev));
+      const json v = view(m, kSpectator);
+      EXPECT_NE(v["phase"], "swap") << "two gibbons never swap seats";
+      for (const Event& e : ev.list()) {
+        if (e.body["type"] != "round-over" || m.state().over()) continue;
+        const Seat loser = e.body["loser"];
+        ++round;
+        ++rounds_checked;
+        EXPECT_EQ(v["round"], round);
+        EXPECT_EQ(v["dealer"], loser) << "the loser deals";
+        EXPECT_EQ(v["current"], 1 - loser) << "the other gibbon starts";
+        EXPECT_EQ(v["seatOrder"], json({0, 1}));
+        EXPECT_EQ(v["phase"], "main");
+        EXPECT_EQ(v["handCounts"], json({3, 3}));
+      }
+    }
+    const Result r = m.state().result();
+    ASSERT_EQ(r.losers.size(), 1u);
+    EXPECT_EQ(r.scores[r.losers[0]], 2);
+    EXPECT_EQ(r.winners, std::vector<Seat>{1 - r.losers[0]});
+    EXPECT_LE(r.scores[1 - r.losers[0]], 1);
+  }
+  EXPECT_GE(rounds_checked, 10);
+}
+
 // NG-16: there is one hat; the next caught heart-cheat takes it from the wearer.
 TEST(NakedGibbon, HatPassesToTheNextHeartCheat) {
   Match m = start({{"5S", "5C", "6C"}, {"9S", "2D", "3D"}, {"9C", "7D", "8D"}, kFillers[1]}, {});
@@ -642,20 +766,41 @@ TEST(NakedGibbon, HatPassesToTheNextHeartCheat) {
   EXPECT_EQ(view(m, 0)["hat"], 2) << "seat 1 is relieved of it";
 }
 
-// The engine's own end rule: a round that reaches the turn limit ends; with nobody burned the
+// NG-25: the bound that makes every round end lies at 1,000 jumps and doubts, far beyond any
+// real round: a round of back flips nobody doubts goes on until then. With nobody burned, the
 // loser is the first gibbon clockwise from the one to play.
-TEST(NakedGibbon, TurnLimitEndsTheRound) {
+TEST(NakedGibbon, RoundBoundIsAThousandJumps) {
   auto made = Match::create(game(), 2, json::object(), 11);
   ASSERT_TRUE(made.ok());
   Match m = std::move(*made);
-  for (int turn = 0; turn < kRoundTurnLimit; ++turn) {
+  for (int turn = 0; turn < 1000; ++turn) {
     ASSERT_FALSE(m.state().over()) << "turn " << turn;
     const Seat s = m.state().to_act().first();
     play(m, s, back_flip(gibbon(m, s)["hand"][0]));
   }
   ASSERT_TRUE(m.state().over());
   EXPECT_EQ(m.state().result().losers, std::vector<Seat>{0});
-  EXPECT_EQ(view(m, 0)["turnsThisRound"], kRoundTurnLimit);
+  EXPECT_EQ(view(m, 0)["turnsThisRound"], 1000);
+  EXPECT_LE(static_cast<int>(m.log().size()), game().info().max_actions);
+}
+
+// NG-25 in Survival: at the bound the first gibbon out loses the round and everyone still in
+// shares the win.
+TEST(NakedGibbon, RoundBoundInSurvival) {
+  Match m = third_burnmark({{"survival", true}});
+  ASSERT_FALSE(m.state().over());
+  ASSERT_EQ(view(m, 0)["eliminated"], json({0}));
+  while (!m.state().over()) {
+    const Seat s = m.state().to_act().first();
+    const json hand = gibbon(m, s)["hand"];
+    play(m, s, hand.empty() ? kRandomJump : back_flip(hand[0]));
+    ASSERT_LE(view(m, kSpectator)["turnsThisRound"], 1000);
+  }
+  const json v = view(m, kSpectator);
+  ASSERT_EQ(v["turnsThisRound"], 1000) << "nobody doubts, so only the bound ends it";
+  const Result r = m.state().result();
+  EXPECT_EQ(r.losers, std::vector<Seat>{0});
+  EXPECT_EQ(r.winners, (std::vector<Seat>{1, 2, 3}));
 }
 
 // Survival (NG-19): played out at random, the last gibbon jumping wins and the others rank in

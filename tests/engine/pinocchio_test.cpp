@@ -1,4 +1,5 @@
-// Pinocchio: every case of CLARIFICATIONS §4.3, named after the rule text's examples.
+// Pinocchio: the rules of docs/rules/pinocchio.md (PI-1..PI-14), named after the rule text's
+// examples.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +57,7 @@ TEST(Pinocchio, ViewTextIsTheViewAllGameLong) {
   EXPECT_TRUE(created->state().over());
 }
 
-// PI-T1, the rule text's Example 1: Bella lies about Red Trousers and is caught.
+// PI-6, the rule text's Example 1: Bella lies about Red Trousers and is caught.
 TEST(Pinocchio, Example1_LieCaught) {
   Match m = start(3, {"red-bow-tie", "blue-trousers", "yellow-hat"});
   play(m, 0, say("red", "bow-tie"));  // first card: free
@@ -76,7 +77,7 @@ TEST(Pinocchio, Example1_LieCaught) {
   EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
 }
 
-// PI-T2, Example 2 corrected (PI-8): Bella's card really is Yellow Shoes, Claudio pays.
+// PI-8, Example 2 corrected: Bella's card really is Yellow Shoes, Claudio pays.
 TEST(Pinocchio, Example2_TruthChallenged) {
   Match m = start(3, {"red-shoes", "yellow-shoes", "red-bow-tie"});
   play(m, 0, say("red", "shoes"));
@@ -88,7 +89,7 @@ TEST(Pinocchio, Example2_TruthChallenged) {
   EXPECT_EQ(view(m, 1)["pile"][1]["challenger"], 2);
 }
 
-// PI-T3, the Note: after the challenge Claudio says Red Bow Tie, which matches nothing; Andrea
+// PI-7, the Note: after the challenge Claudio says Red Bow Tie, which matches nothing; Andrea
 // gets no challenge step and must match Red Bow Tie.
 TEST(Pinocchio, Note_FreeUnchallengeableAfterChallenge) {
   Match m = start(3, {"red-shoes", "yellow-shoes", "red-bow-tie", "blue-hat"});
@@ -116,7 +117,7 @@ TEST(Pinocchio, Note_BlueBowTieAlsoMatches) {
   play(m, 0, say("blue", "bow-tie"));
 }
 
-// PI-T4: what may follow Blue Shoes.
+// PI-5: what may follow Blue Shoes.
 TEST(Pinocchio, AnnouncementMatching) {
   struct Row {
     const char* colour;
@@ -137,7 +138,7 @@ TEST(Pinocchio, AnnouncementMatching) {
   EXPECT_EQ(m.state().legal_actions(1).size(), 7u) << "3 colours of shoes + 5 blue items - 1";
 }
 
-// PI-T5 and PI-4: the starting player has no challenge step; the second may challenge card 1,
+// PI-7 and PI-4: the starting player has no challenge step; the second may challenge card 1,
 // and decides before seeing their own card.
 TEST(Pinocchio, StartingPlayerHasNoChallengeStep) {
   Match m = start(3, {"red-hat", "yellow-hat"});
@@ -191,7 +192,7 @@ Match play_out_believing(int seats) {
   return std::move(*m);
 }
 
-// PI-T6: 3 players, 15 cards each; seat 2 plays card 45, seat 0 gets the final challenge.
+// PI-10: 3 players, 15 cards each; seat 2 plays card 45, seat 0 gets the final challenge.
 TEST(Pinocchio, FinalChallengeAfterLastCard) {
   Match m = play_out_believing(3);
   const json v = view(m, 0);
@@ -212,7 +213,7 @@ TEST(Pinocchio, FinalBelieveEndsTheGame) {
   EXPECT_TRUE(m.state().result().losers.empty());
 }
 
-// PI-T7: when card 45 is the free announcement right after a challenge, there is no final
+// PI-10: when card 45 is the free announcement right after a challenge, there is no final
 // challenge: the game ends at once.
 TEST(Pinocchio, NoFinalChallengeAfterFreeLastCard) {
   auto m = Match::create(game(), 3, json::object(), 5);
@@ -233,7 +234,7 @@ TEST(Pinocchio, NoFinalChallengeAfterFreeLastCard) {
   EXPECT_EQ(m->state().view(0)["pile"][44]["challengeable"], false);
 }
 
-// PI-T8 and PI-3: cards each and cards to the box for every player count.
+// PI-3: cards each and cards to the box for every player count.
 TEST(Pinocchio, DealingAndLeftovers) {
   const int each[] = {0, 0, 22, 15, 11, 9, 7};
   const int box[] = {0, 0, 1, 0, 1, 0, 3};
@@ -248,7 +249,7 @@ TEST(Pinocchio, DealingAndLeftovers) {
   EXPECT_FALSE(Match::create(game(), 7, json::object(), 3).ok());
 }
 
-// PI-T9 and PI-11: fewest noses wins, ties share the win; ranking by noses.
+// PI-11: fewest noses wins, ties share the win; ranking by noses.
 TEST(Pinocchio, ShareTheWinOnTies) {
   // Seat 1 lies twice and seat 3 once, caught each time: noses {0, 2, 0, 1}.
   // Four players, seat 0 starts; the deck is laid so that every claim below is a lie.
@@ -342,7 +343,7 @@ TEST(Pinocchio, MalformedActionsAreRefused) {
   EXPECT_TRUE(m.log().empty());
 }
 
-// The turn timer's default (CLARIFICATIONS §4.4): believe, then repeat the previous item.
+// PI-14, the turn timer's default: believe, then repeat the previous item.
 TEST(Pinocchio, FallbackBelievesAndRepeats) {
   Match m = start(3, {"red-hat", "blue-shoes"});
   play(m, 0, say("yellow", "hat"));

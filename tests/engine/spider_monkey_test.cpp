@@ -1,4 +1,4 @@
-// Spider Monkey: every case of CLARIFICATIONS §3.3 (SM-T1..SM-T11), then the resolutions they
+// Spider Monkey: the rules of docs/rules/spider-monkey.md (SM-1..SM-19), then the resolutions they
 // rest on (peek, stockpile run-out, powers, the call, slap modes).
 #include <gtest/gtest.h>
 
@@ -121,8 +121,8 @@ const Lines kFour = {{"2C", "3C", "4C", "5C"},
                      {"2H", "3H", "4H", "5H"},
                      {"2S", "3S", "4S", "5S"}};
 
-// SM-T1: {A♠, K♦, K♣, 10♥} scores 1 + 0 + 13 + 10 = 24, at a real reveal too.
-TEST(SpiderMonkey, T1_LayoutScores24) {
+// The scores: {A♠, K♦, K♣, 10♥} scores 1 + 0 + 13 + 10 = 24, at a real reveal too.
+TEST(SpiderMonkey, LayoutScores24) {
   EXPECT_EQ(points(*game().parse_card("AS")) + points(*game().parse_card("KD")) +
                 points(*game().parse_card("KC")) + points(*game().parse_card("TH")),
             24);
@@ -140,8 +140,8 @@ TEST(SpiderMonkey, T1_LayoutScores24) {
   EXPECT_EQ(view(m, 0)["revealed"][0], json({"AS", "KD", "KC", "TH"}));
 }
 
-// SM-T2, "Regicide": P2 slaps K♦ then K♥ on P1's K♠; K♦ is buried under K♥.
-TEST(SpiderMonkey, T2_Regicide) {
+// SM-10, "Regicide": P2 slaps K♦ then K♥ on P1's K♠; K♦ is buried under K♥.
+TEST(SpiderMonkey, Regicide) {
   Match m = start({{"2C", "3C", "4C", "5C"}, {"6C", "KD", "KH", "7C"}, {"2D", "3D", "4D", "5D"}},
                   "9S", {"KS"});
   timeout(m);
@@ -158,8 +158,8 @@ TEST(SpiderMonkey, T2_Regicide) {
   EXPECT_EQ(slot_ids(m, 1), json({0, 3})) << "two fewer cards, other slots keep their ids";
 }
 
-// SM-T3, "Royal Reclaim": P2 slaps K♦ on P1's K♣, then takes it back on their own turn.
-TEST(SpiderMonkey, T3_RoyalReclaim) {
+// SM-10 and SM-6, "Royal Reclaim": P2 slaps K♦ on P1's K♣, then takes it back on their own turn.
+TEST(SpiderMonkey, RoyalReclaim) {
   Match m = start({{"2C", "3C", "4C", "5C"}, {"KD", "8H", "9H", "TH"}, {"2D", "3D", "4D", "5D"}},
                   "9S", {"KC"});
   timeout(m);
@@ -189,8 +189,8 @@ TEST(SpiderMonkey, T3_RoyalReclaim) {
   EXPECT_EQ(view(m, 1)["revealed"][1], json({"8H", "KD", "TH"}));
 }
 
-// SM-T4: a wrong 7 on a 9 stays on top, costs 2 unseen cards and closes the window.
-TEST(SpiderMonkey, T4_WrongSlapEndsSlapping) {
+// SM-11: a wrong 7 on a 9 stays on top, costs 2 unseen cards and closes the window.
+TEST(SpiderMonkey, WrongSlapEndsSlapping) {
   Match m = start({{"2C", "3C", "4C", "5C"},
                    {"2D", "3D", "4D", "5D"},
                    {"7C", "3H", "4H", "5H"},
@@ -220,8 +220,8 @@ TEST(SpiderMonkey, T4_WrongSlapEndsSlapping) {
   EXPECT_EQ(took[0].body["card"], "7C") << "the next player may take the wrong card";
 }
 
-// SM-T5: no slapping one's own discard, nor the deal's discard.
-TEST(SpiderMonkey, T5_NoSlapOnOwnDiscardOrDealCard) {
+// SM-10: no slapping one's own discard, nor the deal's discard.
+TEST(SpiderMonkey, NoSlapOnOwnDiscardOrDealCard) {
   Match m = start(kFour, "9S", {"9H"});
   EXPECT_EQ(view(m, 0)["phase"], "peek");
   EXPECT_EQ(m.state().window()->name, "peek");
@@ -236,8 +236,8 @@ TEST(SpiderMonkey, T5_NoSlapOnOwnDiscardOrDealCard) {
   EXPECT_TRUE(m.state().legal_actions(0).empty());
 }
 
-// SM-T6: P2 slaps their only card, a 9, and wins when the window closes.
-TEST(SpiderMonkey, T6_ZeroCardsWins) {
+// SM-12: P2 slaps their only card, a 9, and wins when the window closes.
+TEST(SpiderMonkey, ZeroCardsWins) {
   Match m = start({{"2C", "3C", "4C", "6C"}, {"9C", "5C", "5D", "5H"}, {"2D", "3D", "4D", "6D"}},
                   "TS", {"5S", "8H", "8C", "9S"});
   timeout(m);
@@ -262,8 +262,8 @@ TEST(SpiderMonkey, T6_ZeroCardsWins) {
   EXPECT_TRUE(m.state().legal_actions(0).empty()) << "no power, no call, no further turns";
 }
 
-// SM-T6, second half: P2 and P3 both reach zero in the same window and tie.
-TEST(SpiderMonkey, T6_ZeroCardsTie) {
+// SM-12, second half: P2 and P3 both reach zero in the same window and tie.
+TEST(SpiderMonkey, ZeroCardsTie) {
   Match m = start({{"2C", "3C", "4C", "7C"},
                    {"9C", "5C", "5D", "5H"},
                    {"9D", "6C", "6D", "6H"},
@@ -335,8 +335,8 @@ TEST(SpiderMonkey, ZeroCardsBeatALoneKingOfDiamonds) {
   EXPECT_EQ(m.state().result().scores[1], 0);
 }
 
-// SM-T7: P1 calls; P2 and P3 take one more turn each; sums {7, 7, 12} share the win.
-TEST(SpiderMonkey, T7_CallAndSharedWin) {
+// SM-13 and SM-14: P1 calls; P2 and P3 take one more turn each; sums {7, 7, 12} share the win.
+TEST(SpiderMonkey, CallAndSharedWin) {
   Match m = start({{"AC", "2C", "2D", "2H"}, {"AD", "2S", "3C", "AH"}, {"4C", "4D", "4H", "KD"}},
                   "9S", {"TC", "TD", "TH", "TS"});
   timeout(m);
@@ -375,8 +375,8 @@ TEST(SpiderMonkey, OneCallPerRoundCallerStillSlaps) {
   EXPECT_EQ(view(m, 0)["current"], 2);
 }
 
-// SM-T8: a discarded Queen lets P1 look at P3's slot 2; only P1 learns the card.
-TEST(SpiderMonkey, T8_QueenLook) {
+// SM-8: a discarded Queen lets P1 look at P3's slot 2; only P1 learns the card.
+TEST(SpiderMonkey, QueenLook) {
   Match m = start({{"2C", "3C", "4C", "5C"}, {"2D", "3D", "4D", "5D"}, {"2H", "3H", "7H", "5H"}},
                   "9S", {"QH"});
   timeout(m);
@@ -417,8 +417,8 @@ Match jack_power() {
   return m;
 }
 
-// SM-T9: a discarded Jack swaps P2#1 with P4#3; both stay hidden, everyone sees the swap.
-TEST(SpiderMonkey, T9_JackSwap) {
+// SM-8: a discarded Jack swaps P2#1 with P4#3; both stay hidden, everyone sees the swap.
+TEST(SpiderMonkey, JackSwap) {
   Match m = jack_power();
   EXPECT_EQ(view(m, 0)["power"], "jack");
   // USE_JACK{P2#1, P4#3} is sent as two picks.
@@ -514,8 +514,8 @@ TEST(SpiderMonkey, PowersOnlyFromTheTurnDiscard) {
   EXPECT_EQ(view(m, 0)["phase"], "end-turn") << "no power from a Jack taken from the pile";
 }
 
-// SM-T10: totals {118, 95, 60} plus {5, 10, 3} give {123, 105, 63}; the game ends and 63 wins.
-TEST(SpiderMonkey, T10_CumulativeTotals) {
+// SM-15: totals {118, 95, 60} plus {5, 10, 3} give {123, 105, 63}; the game ends and 63 wins.
+TEST(SpiderMonkey, CumulativeTotals) {
   std::vector<int> totals = {118, 95, 60};
   EXPECT_TRUE(add_round(totals, {5, 10, 3}));
   EXPECT_EQ(totals, std::vector<int>({123, 105, 63}));
@@ -525,7 +525,7 @@ TEST(SpiderMonkey, T10_CumulativeTotals) {
 }
 
 // SM-15 in play: rounds add up until a total passes 120; the dealer moves left each round.
-TEST(SpiderMonkey, T10_CumulativeGame) {
+TEST(SpiderMonkey, CumulativeGame) {
   auto created = Match::create(game(), 3, {{"cumulative", true}}, 77);
   ASSERT_TRUE(created.ok());
   Match m = std::move(*created);
@@ -558,8 +558,8 @@ TEST(SpiderMonkey, T10_CumulativeGame) {
   for (Seat w : r.winners) EXPECT_EQ(totals[w], lowest);
 }
 
-// SM-T11, CONTINUE_NEW: after a wrong 7 on a 9, a 7 is correct and a 9 is now wrong.
-TEST(SpiderMonkey, T11_ContinueNew) {
+// SM-11, CONTINUE_NEW: after a wrong 7 on a 9, a 7 is correct and a 9 is now wrong.
+TEST(SpiderMonkey, ContinueNew) {
   Match m = start({{"2C", "3C", "4C", "5C"},
                    {"7C", "3D", "4D", "5D"},
                    {"7D", "3H", "4H", "5H"},
@@ -667,10 +667,9 @@ TEST(SpiderMonkey, DrawnCardIsPrivate) {
   EXPECT_EQ(refusal(m, 0, kDraw), "not_your_turn");
 }
 
-// SM-7: penalty draws give what the stockpile has; a draw from an empty stockpile rebuilds it
-// from the discards under the top card.
-TEST(SpiderMonkey, StockpileRunsOut) {
-  // 8 players: 32 cards dealt, one discard, 19 in the stockpile.
+// Eight players whose lines hold only 2s to 9s, the deal's discard K♠ and A♠ on the stockpile:
+// every slap on the A♠ is wrong. In CONTINUE_CORRECT the window stays open after each one.
+Match eight_wrong_slappers() {
   Lines lines;
   const char* suits = "CDHS";
   const char* ranks = "23456789";
@@ -684,21 +683,82 @@ TEST(SpiderMonkey, StockpileRunsOut) {
   Match m = start(lines, "KS", {"AS"}, {{"incorrectSlapMode", "CONTINUE_CORRECT"}});
   timeout(m);
   play(m, 0, kDraw);
-  play(m, 0, kDiscardDrawn);  // A♠: every slap below is wrong
+  play(m, 0, kDiscardDrawn);  // A♠
+  return m;
+}
+
+int cards_in_lines(const Match& m) {
+  const json v = view(m, 0);
+  int n = 0;
+  for (const json& line : v["lines"]) n += static_cast<int>(line.size());
+  return n;
+}
+
+// SM-7: a penalty card needed from an empty stockpile first shuffles every discard but the top
+// card (the wrong card just slapped) into a new stockpile.
+TEST(SpiderMonkey, PenaltyCardsReshuffleTheDiscards) {
+  Match m = eight_wrong_slappers();
   EXPECT_EQ(view(m, 0)["stock"], 18);
-  for (int k = 0; k < 9; ++k) play(m, 1 + k % 7, slap(k / 7));
-  EXPECT_EQ(view(m, 0)["stock"], 0);
-  const int count = static_cast<int>(view(m, 0)["lines"][3].size());
+  for (int k = 0; k < 9; ++k) play(m, 1 + k % 7, slap(k / 7));  // 9 wrong slaps, 18 penalties
+  ASSERT_EQ(view(m, 0)["stock"], 0);
+  ASSERT_EQ(view(m, 0)["discard"].size(), 11u);  // K♠, A♠ and the nine wrong cards
+  const int in_lines = cards_in_lines(m);
   const auto ev = play_events(m, 3, slap(1));
-  EXPECT_EQ(ev[0].body["penaltySlots"], json::array()) << "nothing left to give";
-  EXPECT_EQ(static_cast<int>(view(m, 0)["lines"][3].size()), count - 1);
+  ASSERT_GE(ev.size(), 2u);
+  EXPECT_EQ(ev[0].body["type"], "reshuffle");
+  EXPECT_EQ(ev[0].body["stock"], 11) << "all discards but the wrong card on top";
+  EXPECT_EQ(ev[1].body["correct"], false);
+  EXPECT_EQ(ev[1].body["penaltySlots"].size(), 2u) << "the wrong slap still costs two cards";
+  EXPECT_EQ(cards_in_lines(m), in_lines + 1);
+  EXPECT_EQ(view(m, 0)["discard"].size(), 1u);
+  EXPECT_EQ(view(m, 0)["stock"], 9);
+}
+
+// SM-7: with nothing left to draw or to rebuild from, drawing is refused and the player must
+// take the discard (the turn timer does so too). Nineteen wrong slaps leave 51 cards in the
+// lines, the wrong card alone on the pile and the stockpile empty.
+TEST(SpiderMonkey, NothingToDrawForcesTheDiscard) {
+  Match m = eight_wrong_slappers();
+  for (int k = 0; k < 19; ++k) play(m, 1 + k % 7, slap(k / 7));
+  ASSERT_EQ(cards_in_lines(m), 51);
+  ASSERT_EQ(view(m, 0)["stock"], 0);
+  ASSERT_EQ(view(m, 0)["discard"].size(), 1u);
   timeout(m);
   play(m, 0, kPass);
-  const int discards = static_cast<int>(view(m, 0)["discard"].size());
-  const auto drew = play_events(m, 1, kDraw);
-  EXPECT_EQ(drew[0].body["type"], "reshuffle");
-  EXPECT_EQ(view(m, 0)["discard"].size(), 1u) << "the top card stays";
-  EXPECT_EQ(view(m, 0)["stock"], discards - 2) << "the rest, less the card just drawn";
+  EXPECT_EQ(refusal(m, 1, kDraw), "stock_empty");
+  for (const Action& a : m.state().legal_actions(1)) EXPECT_EQ(a.kind, kTakeDiscard);
+  const Action fallback = m.state().fallback_action(1);
+  EXPECT_EQ(fallback, Action::make(kTakeDiscard, {slot_ids(m, 1)[0].get<int>()}));
+  const std::string wrong = top_discard(m);
+  Events ev;
+  ASSERT_FALSE(m.apply(1, fallback, ev));
+  EXPECT_EQ(view(m, 0)["lastTurn"]["from"], "discard");
+  EXPECT_NE(top_discard(m), wrong);
+}
+
+// SM-17: penalty cards cannot be slapped in the window that gave them.
+TEST(SpiderMonkey, PenaltyCardsWaitForTheNextWindow) {
+  Match m = eight_wrong_slappers();
+  const auto ev = play_events(m, 1, slap(0));
+  const json added = ev[0].body["penaltySlots"];
+  ASSERT_EQ(added, json({4, 5}));
+  for (const json& id : added) {
+    EXPECT_EQ(refusal(m, 1, slap(id.get<int>())), "illegal_action") << id;
+  }
+  for (const Action& a : m.state().legal_actions(1)) {
+    if (a.kind == kSlap) {
+      EXPECT_LT(a.arg(0), 4) << "only the cards held when the window opened";
+    }
+  }
+  play(m, 1, slap(1));  // an original card may still be slapped
+  timeout(m);
+  play(m, 0, kPass);
+  quiet_turn(m, 1);
+  play(m, 2, kDraw);
+  play(m, 2, kDiscardDrawn);
+  const auto legal = m.state().legal_actions(1);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), Action::make(kSlap, {4})), legal.end())
+      << "in the next window they are cards like any other";
 }
 
 // SM-16: no rule ends a round that nobody calls; the engine's turn cap reveals it at
@@ -719,7 +779,7 @@ TEST(SpiderMonkey, TurnCapEndsTheGame) {
   EXPECT_FALSE(m.state().result().winners.empty());
 }
 
-// The turn timer's default (§3.4): draw, discard, no power, no call; slap-done in a window.
+// SM-19, the turn timer's default: draw, discard, no power, no call; slap-done in a window.
 TEST(SpiderMonkey, FallbackActions) {
   Match m = start(kFour, "9S", {"QD"});
   EXPECT_EQ(m.state().fallback_action(2), Action::make(Move::kPeek, {0, 1}));
@@ -796,14 +856,22 @@ TEST(SpiderMonkey, EveryLegalActionIsDescribed) {
   }
 }
 
-// The cut variation turns up a card from inside the stockpile, fixed by the deck order.
+// SM-3: the cut turns up a card from inside the stockpile, picked by the room's one seeded
+// generator like every other random choice: with the same deck order a different seed cuts
+// elsewhere, and the same seed cuts the same card.
 TEST(SpiderMonkey, CutForDiscard) {
   const json deck = deck_for(kFour, "9S", {"8D"});
-  auto a = Match::create(game(), 4, {{"cutForDiscard", true}}, 1, deck);
-  auto b = Match::create(game(), 4, {{"cutForDiscard", true}}, 2, deck);
-  ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(view(*a, 0)["discard"], view(*b, 0)["discard"]);
-  EXPECT_EQ(view(*a, 0)["stock"], 35);
+  std::set<std::string> cuts;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    auto a = Match::create(game(), 4, {{"cutForDiscard", true}}, seed, deck);
+    auto b = Match::create(game(), 4, {{"cutForDiscard", true}}, seed, deck);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(view(*a, 0)["discard"], view(*b, 0)["discard"]);
+    EXPECT_EQ(view(*a, 0)["stock"], 35);
+    EXPECT_EQ(view(*a, 0)["lines"], view(*b, 0)["lines"]);
+    cuts.insert(view(*a, 0)["discard"][0].get<std::string>());
+  }
+  EXPECT_GT(cuts.size(), 5u) << "the seed decides the cut";
   std::set<std::string> tops;
   for (std::uint64_t seed = 1; seed < 40; ++seed) {
     auto m = Match::create(game(), 4, {{"cutForDiscard", true}}, seed);
@@ -833,6 +901,62 @@ TEST(SpiderMonkey, WordsCountSlotsFromOne) {
   EXPECT_EQ(placed[0].body["slot"], 1);
   EXPECT_EQ(placed[0].body["text"], "you put the 8♦ in your slot 2");
   EXPECT_EQ(placed[1].body["text"], "{seat:0} keeps the drawn card in slot 2 and discards 3♣");
+}
+
+// SM-11: after a wrong slap in END mode the window closes, and the player whose turn it was
+// still uses the power of the Queen (or Jack) it discarded.
+TEST(SpiderMonkey, PowerAfterAWrongSlap) {
+  for (const char* card : {"QD", "JD"}) {
+    Match m = start(kFour, "9S", {card});
+    timeout(m);
+    play(m, 0, kDraw);
+    play(m, 0, kDiscardDrawn);
+    const auto ev = play_events(m, 2, slap(0));  // 2♥ on the Queen or Jack: wrong
+    EXPECT_EQ(ev[0].body["correct"], false);
+    const json v = view(m, 0);
+    EXPECT_EQ(v["phase"], "power") << card;
+    EXPECT_EQ(v["power"], card[0] == 'Q' ? "queen" : "jack");
+    EXPECT_EQ(m.state().to_act(), SeatSet::of(0));
+    if (card[0] == 'Q') {
+      play(m, 0, queen(1, 0));
+    } else {
+      play(m, 0, jack(1, 0));
+      play(m, 0, jack(3, 2));
+    }
+    EXPECT_EQ(view(m, 0)["phase"], "end-turn");
+    play(m, 0, kPass);
+    const auto took = play_events(m, 1, take(0));
+    EXPECT_EQ(took[0].body["card"], "2H") << "the next player may take the wrong card";
+  }
+}
+
+// SM-12 and SM-15: a round won by emptying a line is still scored in cumulative play (0 for
+// the empty line) and the next round is dealt.
+TEST(SpiderMonkey, ZeroCardRoundIsScoredInCumulativePlay) {
+  Match m = start({{"2C", "3C", "4C", "6C"}, {"9C", "9D", "5C", "5D"}, {"2D", "3D", "4D", "6D"}},
+                  "TS", {"9H", "8H", "5H"}, {{"cumulative", true}});
+  timeout(m);
+  play(m, 0, kDraw);
+  play(m, 0, kDiscardDrawn);  // 9♥
+  play(m, 1, slap(0));
+  play(m, 1, slap(1));
+  timeout(m);
+  play(m, 0, kPass);
+  quiet_turn(m, 1);  // 8♥
+  play(m, 2, kDraw);
+  play(m, 2, kDiscardDrawn);  // 5♥
+  play(m, 1, slap(2));
+  play(m, 1, slap(3));
+  timeout(m);
+  ASSERT_FALSE(m.state().over()) << "totals are far from 120: the game goes on";
+  const json v = view(m, 0);
+  EXPECT_EQ(v["lastRound"]["end"], "zero-cards");
+  EXPECT_EQ(v["lastRound"]["winners"], json({1}));
+  EXPECT_EQ(v["lastRound"]["scores"], json({15, 0, 15}));
+  EXPECT_EQ(v["totals"], json({15, 0, 15}));
+  EXPECT_EQ(v["round"], 2);
+  EXPECT_EQ(v["dealer"], 0) << "the dealer moves one seat left";
+  EXPECT_EQ(v["phase"], "peek");
 }
 
 }  // namespace

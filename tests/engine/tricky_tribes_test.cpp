@@ -1,5 +1,5 @@
-// Tricky Tribes: the rule text's Examples 1-4 and every case of CLARIFICATIONS §5.3 (TT-T1 ..
-// TT-T12), then the exchange, trim, dummy, team and end-of-game rules they rest on.
+// Tricky Tribes: the rule text's Examples 1-4 and the rules of docs/rules/tricky-tribes.md
+// (TT-1..TT-17): tricks, the exchange, trim, dummy, teams and the end of the game.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -123,7 +123,7 @@ int total_points(const Cards& stack) {
   return p;
 }
 
-// TT-T1, Example 1: an open red 3 is collected by the highest red.
+// TT-8, Example 1: an open red 3 is collected by the highest red.
 // The room writes Tricky Tribes' views as text: with teams and a dummy tribe, through
 // exchange, tricks and the vote, every seat's and a spectator's text is the tree's dump.
 TEST(TrickyTribes, ViewTextIsTheViewAllGameLong) {
@@ -141,7 +141,7 @@ TEST(TrickyTribes, ViewTextIsTheViewAllGameLong) {
   }
 }
 
-TEST(TrickyTribes, T1_Example1_OpenRedTrick) {
+TEST(TrickyTribes, Example1_OpenRedTrick) {
   Match m = start(4, {{"3H"}, {"4S"}, {"JH"}, {"QD"}});
   skip_exchange(m);
   trick(m, 0, "3H", true, {"4S", "JH", "QD"});
@@ -157,8 +157,8 @@ TEST(TrickyTribes, T1_Example1_OpenRedTrick) {
   EXPECT_EQ(v["phase"], "lead");
 }
 
-// TT-T2, Example 2: nobody played red, so the lowest black takes the offered black 6.
-TEST(TrickyTribes, T2_Example2_OpenBlackPenalty) {
+// TT-8, Example 2: nobody played red, so the lowest black takes the offered black 6.
+TEST(TrickyTribes, Example2_OpenBlackPenalty) {
   Match m = start(3, {{"6S"}, {"8C"}, {"9S"}});
   skip_exchange(m);
   trick(m, 0, "6S", true, {"8C", "9S"});
@@ -171,7 +171,7 @@ TEST(TrickyTribes, T2_Example2_OpenBlackPenalty) {
   EXPECT_EQ(v["toAct"], json({1}));
 }
 
-// TT-T3, Example 3 with six players (52 cards: seats 0-3 trim first).
+// TT-8 and TT-9, Example 3 with six players (52 cards: seats 0-3 trim first).
 Match six_player_black_trick(const std::string& third) {
   Match m = start(6, {{"4C", "2C"}, {"5H", "2D"}, {third, "2S"}, {"9C", "3C"}, {"7D"}, {"2H"}});
   for (Seat s = 0; s < 4; ++s) {
@@ -181,7 +181,7 @@ Match six_player_black_trick(const std::string& third) {
   return m;
 }
 
-TEST(TrickyTribes, T3_Example3_OpenBlackWithRewards) {
+TEST(TrickyTribes, Example3_OpenBlackWithRewards) {
   Match m = six_player_black_trick("TS");
   const json v = view(m);
   EXPECT_EQ(v["lastTrick"]["winner"], 2);
@@ -194,7 +194,7 @@ TEST(TrickyTribes, T3_Example3_OpenBlackWithRewards) {
   EXPECT_EQ(v["toAct"], json({2}));
 }
 
-TEST(TrickyTribes, T3_Example3_HighCardLimitsLoot) {
+TEST(TrickyTribes, Example3_HighCardLimitsLoot) {
   Match m = six_player_black_trick("JS");
   const json v = view(m);
   EXPECT_EQ(v["lastTrick"]["winner"], 2);
@@ -206,8 +206,8 @@ TEST(TrickyTribes, T3_Example3_HighCardLimitsLoot) {
   }
 }
 
-// TT-T4, Example 4: a dark trick; equal aces go to the later one, which takes one red only.
-TEST(TrickyTribes, T4_Example4_DarkTrick) {
+// TT-7 and TT-9, Example 4: a dark trick; equal aces go to the later one, which takes one red only.
+TEST(TrickyTribes, Example4_DarkTrick) {
   Match m = start(4, {{"AS"}, {"QC"}, {"5H"}, {"AH"}});
   skip_exchange(m);
   play(m, 0, lead("AS", false));
@@ -227,7 +227,7 @@ TEST(TrickyTribes, T4_Example4_DarkTrick) {
   EXPECT_EQ(legal.size(), 2u * 8u) << "both face up and face down for each of 8 cards";
 }
 
-TEST(TrickyTribes, T4_Example4_LeaderWinsAndMustOpen) {
+TEST(TrickyTribes, Example4_LeaderWinsAndMustOpen) {
   Match m = start(4, {{"AS", "4D"}, {"QC"}, {"5H"}, {"KH"}});
   skip_exchange(m);
   trick(m, 0, "AS", false, {"QC", "5H", "KH"});
@@ -246,8 +246,8 @@ TEST(TrickyTribes, T4_Example4_LeaderWinsAndMustOpen) {
   EXPECT_EQ(view(m, 2)["currentTrick"]["cards"][0], "4D");
 }
 
-// TT-T5: of equal blacks the earlier is lower, so it loses.
-TEST(TrickyTribes, T5_EarlierEqualBlackLoses) {
+// TT-7: of equal blacks the earlier is lower, so it loses.
+TEST(TrickyTribes, EarlierEqualBlackLoses) {
   Match m = start(4, {{"7C"}, {"5S"}, {"5C"}, {"9S"}});
   skip_exchange(m);
   trick(m, 0, "7C", true, {"5S", "5C", "9S"});
@@ -255,8 +255,8 @@ TEST(TrickyTribes, T5_EarlierEqualBlackLoses) {
   EXPECT_EQ(view(m)["stacks"][1], json({"7C"}));
 }
 
-// TT-T6: of equal reds the later is higher.
-TEST(TrickyTribes, T6_LaterEqualRedWins) {
+// TT-7: of equal reds the later is higher.
+TEST(TrickyTribes, LaterEqualRedWins) {
   Match m = start(3, {{"4D"}, {"9H"}, {"9D"}});
   skip_exchange(m);
   trick(m, 0, "4D", true, {"9H", "9D"});
@@ -264,8 +264,8 @@ TEST(TrickyTribes, T6_LaterEqualRedWins) {
   EXPECT_EQ(view(m)["stacks"][2], json({"4D"}));
 }
 
-// TT-T7: an all-black dark trick collects nothing and punishes nobody.
-TEST(TrickyTribes, T7_DarkAllBlack) {
+// TT-8: an all-black dark trick collects nothing and punishes nobody.
+TEST(TrickyTribes, DarkAllBlack) {
   Match m = start(4, {{"2C"}, {"5S"}, {"8C"}, {"KS"}});
   skip_exchange(m);
   trick(m, 0, "2C", false, {"5S", "8C", "KS"});
@@ -277,7 +277,7 @@ TEST(TrickyTribes, T7_DarkAllBlack) {
   EXPECT_EQ(v["forcedOpen"], false);
 }
 
-TEST(TrickyTribes, T7_DarkAllBlackWonByLeader) {
+TEST(TrickyTribes, DarkAllBlackWonByLeader) {
   Match m = start(4, {{"AC"}, {"5S"}, {"8C"}, {"KS"}});
   skip_exchange(m);
   trick(m, 0, "AC", false, {"5S", "8C", "KS"});
@@ -288,8 +288,8 @@ TEST(TrickyTribes, T7_DarkAllBlackWonByLeader) {
   EXPECT_EQ(v["forcedOpen"], true);
 }
 
-// TT-T8: in an open black trick any black beats any red.
-TEST(TrickyTribes, T8_BlackTwoBeatsRed) {
+// TT-7: in an open black trick any black beats any red.
+TEST(TrickyTribes, BlackTwoBeatsRed) {
   Match m = start(3, {{"5C"}, {"4H"}, {"2S"}});
   skip_exchange(m);
   trick(m, 0, "5C", true, {"4H", "2S"});
@@ -300,10 +300,10 @@ TEST(TrickyTribes, T8_BlackTwoBeatsRed) {
   EXPECT_NE(std::find(v["discards"].begin(), v["discards"].end(), "5C"), v["discards"].end());
 }
 
-// TT-T9: jokers, every row of the table.
+// TT-10: jokers, every row of the table.
 const json kJokers = {{"jokers", 2}};
 
-TEST(TrickyTribes, T9_JokerInOpenRedIsRedTen) {
+TEST(TrickyTribes, JokerInOpenRedIsRedTen) {
   Match m = start(3, {{"5H"}, {"X1"}, {"9H"}}, kJokers);
   skip_exchange(m);
   trick(m, 0, "5H", true, {"X1", "9H"});
@@ -311,7 +311,7 @@ TEST(TrickyTribes, T9_JokerInOpenRedIsRedTen) {
   EXPECT_EQ(view(m)["stacks"][1], json({"5H"}));
 }
 
-TEST(TrickyTribes, T9_JokerInOpenBlackIsBlack) {
+TEST(TrickyTribes, JokerInOpenBlackIsBlack) {
   Match m = start(3, {{"5S"}, {"3C"}, {"X1"}}, kJokers);
   skip_exchange(m);
   trick(m, 0, "5S", true, {"3C", "X1"});
@@ -319,7 +319,7 @@ TEST(TrickyTribes, T9_JokerInOpenBlackIsBlack) {
   EXPECT_EQ(view(m)["stacks"][1], json({"5S"}));
 }
 
-TEST(TrickyTribes, T9_JokerIsLootAndTopsTheLimit) {
+TEST(TrickyTribes, JokerIsLootAndTopsTheLimit) {
   Match m = start(4, {{"5S"}, {"4H"}, {"X1"}, {"JC"}}, kJokers);
   skip_exchange(m);
   trick(m, 0, "5S", true, {"4H", "X1", "JC"});
@@ -328,7 +328,7 @@ TEST(TrickyTribes, T9_JokerIsLootAndTopsTheLimit) {
   EXPECT_EQ(view(m)["stackPoints"][3], 1);
 }
 
-TEST(TrickyTribes, T9_JokerWinsDarkTrickAndKeepsOwn) {
+TEST(TrickyTribes, JokerWinsDarkTrickAndKeepsOwn) {
   Match m = start(3, {{"9S"}, {"X1"}, {"8H"}}, kJokers);
   skip_exchange(m);
   trick(m, 0, "9S", false, {"X1", "8H"});
@@ -336,7 +336,7 @@ TEST(TrickyTribes, T9_JokerWinsDarkTrickAndKeepsOwn) {
   EXPECT_EQ(view(m)["stacks"][1], json({"8H"}));
 }
 
-TEST(TrickyTribes, T9_OpenJokerTrickHasNoColour) {
+TEST(TrickyTribes, OpenJokerTrickHasNoColour) {
   Match m = start(3, {{"X1"}, {"7S"}, {"6H"}}, kJokers);
   skip_exchange(m);
   trick(m, 0, "X1", true, {"7S", "6H"});
@@ -346,8 +346,8 @@ TEST(TrickyTribes, T9_OpenJokerTrickHasNoColour) {
   EXPECT_EQ(view(m)["stackPoints"][1], 1);
 }
 
-// TT-T10: scoring and the text's cancelling-out example.
-TEST(TrickyTribes, T10_Scoring) {
+// TT-11: scoring and the text's cancelling-out example.
+TEST(TrickyTribes, Scoring) {
   EXPECT_EQ(total_points({"JH", "8S", "6C"}), 0) << "a J cancels 8 and 6";
   EXPECT_EQ(total_points({"AH", "2H", "KS"}), 1);
   EXPECT_EQ(total_points({"TD", "QH", "X2", "9C", "AS"}), 1 + 2 + 1 - 1 - 2);
@@ -355,7 +355,7 @@ TEST(TrickyTribes, T10_Scoring) {
 }
 
 // A whole round, played with the timer's moves: each total is the sum of its stack's points.
-TEST(TrickyTribes, T10_RoundScoresStacks) {
+TEST(TrickyTribes, RoundScoresStacks) {
   auto created = Match::create(game(), 4, {{"endMode", "fixedRounds"}, {"rounds", 1}}, 99);
   ASSERT_TRUE(created.ok());
   Match m = std::move(*created);
@@ -391,9 +391,9 @@ TEST(TrickyTribes, DealerRotates) {
   EXPECT_EQ(view(m)["order"], json({1, 2, 3, 0}));
 }
 
-// TT-T11: six players with 52 cards: seats 0-3 get 9 and trim; with two jokers, everyone
+// TT-3: six players with 52 cards: seats 0-3 get 9 and trim; with two jokers, everyone
 // exchanges.
-TEST(TrickyTribes, T11_SixPlayersTrim) {
+TEST(TrickyTribes, SixPlayersTrim) {
   auto created = Match::create(game(), 6, json::object(), 5);
   ASSERT_TRUE(created.ok());
   Match m = std::move(*created);
@@ -414,13 +414,13 @@ TEST(TrickyTribes, T11_SixPlayersTrim) {
   EXPECT_EQ(v["tricksPerRound"], 8);
 }
 
-TEST(TrickyTribes, T11_SixPlayersOneJoker) {
+TEST(TrickyTribes, SixPlayersOneJoker) {
   auto created = Match::create(game(), 6, {{"jokers", 1}}, 5);
   ASSERT_TRUE(created.ok());
   EXPECT_EQ(view(*created)["handCounts"], json({9, 9, 9, 9, 9, 8}));
 }
 
-TEST(TrickyTribes, T11_SixPlayersTwoJokersExchange) {
+TEST(TrickyTribes, SixPlayersTwoJokersExchange) {
   auto created = Match::create(game(), 6, kJokers, 5);
   ASSERT_TRUE(created.ok());
   const json v = view(*created);
@@ -430,8 +430,8 @@ TEST(TrickyTribes, T11_SixPlayersTwoJokersExchange) {
   EXPECT_EQ(v["toAct"], json({0, 1, 2, 3, 4, 5}));
 }
 
-// TT-T12: two players and the dummy; the dummy sits on the dealer's left and leads dark.
-TEST(TrickyTribes, T12_DummyOrderAndDarkLead) {
+// TT-6: two players and the dummy; the dummy sits on the dealer's left and leads dark.
+TEST(TrickyTribes, DummyOrderAndDarkLead) {
   Match m = start(2, {{"2C"}, {"3C"}}, json::object(), {}, {"9S"});
   json v = view(m);
   EXPECT_EQ(v["dummy"], true);
@@ -452,6 +452,142 @@ TEST(TrickyTribes, T12_DummyOrderAndDarkLead) {
   v = view(m);
   EXPECT_EQ(v["dealer"], 0);
   EXPECT_EQ(v["order"], json({"dummy", 1, 0}));
+}
+
+// TT-6 with three players and the dummy: the dummy sits on the dealer's left every round.
+TEST(TrickyTribes, DummyOrderWithThreePlayers) {
+  auto created = Match::create(game(), 3, {{"dummy", "yes"}, {"cutDeck", true}}, 2);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  Match m = std::move(*created);
+  json v = view(m);
+  EXPECT_EQ(v["dealer"], 2);
+  EXPECT_EQ(v["order"], json({"dummy", 0, 1, 2}));
+  skip_exchange(m);
+  EXPECT_EQ(view(m)["currentTrick"]["by"], json({"dummy"}));
+  EXPECT_EQ(view(m)["toAct"], json({0}));
+  for (int round = 2; round <= 3; ++round) {
+    while (view(m)["round"] < round) {
+      const Seat s = m.state().to_act().first();
+      Events ev;
+      ASSERT_FALSE(m.apply(s, m.state().fallback_action(s), ev).has_value());
+    }
+    v = view(m);
+    const int dealer = v["dealer"];
+    EXPECT_EQ(dealer, round - 2);
+    EXPECT_EQ(v["order"], json({"dummy", (dealer + 1) % 3, (dealer + 2) % 3, dealer}));
+  }
+}
+
+// TT-6 and C9: the dummy collects cards, but only the seats are scored, placed and ranked.
+TEST(TrickyTribes, DummyIsLeftOutOfTheResult) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    auto created = Match::create(game(), 2, {{"endMode", "fixedRounds"}, {"rounds", 2}}, seed);
+    ASSERT_TRUE(created.ok());
+    Match m = std::move(*created);
+    int dummy_points = 0;
+    while (!m.state().over()) {
+      const Seat s = m.state().to_act().first();
+      Events ev;
+      ASSERT_FALSE(m.apply(s, m.state().fallback_action(s), ev).has_value());
+      for (const Event& e : ev.list()) {
+        if (e.body["type"] != "round-end") continue;
+        EXPECT_EQ(e.body["points"].size(), 2u) << "one score per seat, none for the dummy";
+      }
+      const json v = view(m);
+      int p = 0;
+      for (const json& c : v["dummyStack"]) {
+        p += card_points(*game().parse_card(c.get<std::string>()));
+      }
+      dummy_points += p != 0;
+    }
+    const Result r = m.state().result();
+    EXPECT_EQ(r.places.size(), 2u);
+    EXPECT_EQ(r.scores.size(), 2u);
+    for (Seat w : r.winners) EXPECT_LT(w, 2);
+    for (Seat l : r.losers) EXPECT_LT(l, 2);
+    EXPECT_EQ(view(m)["totals"].size(), 2u);
+    EXPECT_GT(dummy_points, 0) << "the dummy did collect scoring cards";
+  }
+}
+
+// TT-5 and C7: a face-down lead or answer is announced to everyone without its card; only the
+// player who played it is told the card.
+TEST(TrickyTribes, FaceDownPlaysAreAnnouncedWithoutTheirCard) {
+  Match m = start(3, {{"KH"}, {"QS"}, {"9S"}});
+  skip_exchange(m);
+  auto check = [&](Seat seat, const json& move, const std::string& code, const char* type) {
+    auto a = game().action_from_json(move);
+    ASSERT_TRUE(a.ok());
+    Events ev;
+    ASSERT_FALSE(m.apply(seat, *a, ev));
+    int public_plays = 0;
+    int told = 0;
+    for (const Event& e : ev.list()) {
+      if (e.to.everyone) {
+        if (e.body["type"] == "trick") continue;  // the reveal shows every card, as it should
+        EXPECT_FALSE(e.body.contains("card")) << e.body.dump();
+        EXPECT_EQ(e.body.dump().find(code), std::string::npos) << e.body.dump();
+        EXPECT_EQ(e.body["text"].get<std::string>().find(standard::words(*game().parse_card(code))),
+                  std::string::npos);
+        if (e.body["type"] == type) {
+          ++public_plays;
+          EXPECT_EQ(e.body["faceUp"], false);
+        }
+      } else {
+        ++told;
+        EXPECT_EQ(e.to.seats, SeatSet::of(seat));
+        EXPECT_EQ(e.body["card"], code);
+      }
+    }
+    EXPECT_EQ(public_plays, 1);
+    EXPECT_EQ(told, 1);
+  };
+  check(0, lead("KH", false), "KH", "lead");
+  check(1, respond("QS"), "QS", "respond");
+  check(2, respond("9S"), "9S", "respond");
+}
+
+// TT-9: a leader who wins their own dark trick in the round's last trick is not forced to open
+// the next round: the new round's first leader may lead face down.
+TEST(TrickyTribes, ForcedOpenEndsWithTheRound) {
+  int found = 0;
+  for (std::uint64_t seed = 1; seed <= 200 && found < 3; ++seed) {
+    auto created = Match::create(game(), 3, json::object(), seed);
+    ASSERT_TRUE(created.ok());
+    Match m = std::move(*created);
+    Rng rng(seed);
+    while (view(m)["round"] == 1 && !m.state().over()) {
+      const Seat s = m.state().to_act().first();
+      const json before = view(m, s);
+      const auto legal = m.state().legal_actions(s);
+      Events ev;
+      ASSERT_FALSE(m.apply(s, legal[rng.below(legal.size())], ev));
+      bool last_won_by_leader = false;
+      for (const Event& e : ev.list()) {
+        if (e.body["type"] == "forced-open") {
+          EXPECT_LT(before["trick"], 9) << "no forced open after the last trick";
+        }
+        // In a dark trick the winner collects and leads next.
+        if (e.body["type"] == "trick" && before["trick"] == 9 && e.body["kind"] == "dark" &&
+            e.body["plays"][0]["by"] == e.body["collector"]) {
+          last_won_by_leader = true;
+        }
+      }
+      if (!last_won_by_leader) continue;
+      ++found;
+      skip_exchange(m);
+      const json v = view(m);
+      EXPECT_EQ(v["round"], 2);
+      EXPECT_EQ(v["forcedOpen"], false);
+      const Seat leader = v["leader"];
+      bool dark_lead = false;
+      for (const Action& a : m.state().legal_actions(leader)) {
+        dark_lead |= a.kind == kLead && a.arg(1) == 0;
+      }
+      EXPECT_TRUE(dark_lead) << "the new round's first lead may be dark";
+    }
+  }
+  EXPECT_GT(found, 0) << "random rounds do end with a leader winning its own dark trick";
 }
 
 // TT-6/TT-9: the dummy wins its own dark trick and turns its next card face up.
@@ -512,7 +648,7 @@ TEST(TrickyTribes, ExchangeStepsAndRefusals) {
   EXPECT_EQ(view(m)["exchange"], json({"exchanged", "deciding", "deciding"}));
 }
 
-// TT-2 and §5.4: the exchange window's timeout finishes half-done exchanges.
+// TT-2 and TT-17: the exchange window's timeout finishes half-done exchanges.
 TEST(TrickyTribes, ExchangeTimeout) {
   Match m = start(3, {{"2C"}, {"2D"}, {"2S"}}, json::object(), {"AH", "AD", "AS"});
   play(m, 0, kDrawMove);
@@ -534,7 +670,7 @@ TEST(TrickyTribes, ExchangeTimeout) {
   EXPECT_FALSE(m.state().window().has_value());
 }
 
-// §5.4: the trim timeout removes the lowest card.
+// TT-17: the trim timeout removes the lowest card.
 TEST(TrickyTribes, TrimTimeoutDropsLowest) {
   Match m = start(6, {{"2C", "AS"}, {"3D"}, {"4H"}, {"5S"}});
   const auto w = m.state().window();
@@ -612,6 +748,69 @@ TEST(TrickyTribes, UnitedTribesPairsScoring) {
   EXPECT_EQ(v["target"], 30);
 }
 
+// TT-13: pairs sit opposite, the first pair at seat 0 and the seat half the table round: four
+// players A B A B, six players A B C A B C.
+TEST(TrickyTribes, UnitedTribesPairSeatingForFourAndSix) {
+  auto four = Match::create(game(), 4, {{"teams", "pairs"}}, 1);
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(view(*four)["sides"], json({0, 1, 0, 1}));
+  EXPECT_EQ(view(*four)["sideSolo"], json({false, false, false, false}));
+  EXPECT_EQ(view(*four)["target"], 30);
+  auto six = Match::create(game(), 6, {{"teams", "pairs"}}, 1);
+  ASSERT_TRUE(six.ok());
+  EXPECT_EQ(view(*six)["sides"], json({0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(view(*six)["sideSolo"], json({false, false, false, false, false, false}));
+  EXPECT_EQ(view(*six)["target"], 30);
+}
+
+// TT-13: fewer pairs than the table holds, the other seats solo ("any solo players somewhere in
+// between"); no teammates side by side, solo scores doubled.
+TEST(TrickyTribes, UnitedTribesPairsWithSoloPlayers) {
+  struct Row {
+    int seats;
+    int pairs;
+    json sides;
+    json solo;
+  };
+  for (const Row& r : {Row{4, 1, {0, 1, 0, 3}, {false, true, false, true}},
+                       Row{5, 1, {0, 1, 2, 0, 4}, {false, true, true, false, true}},
+                       Row{6, 2, {0, 1, 2, 0, 1, 5}, {false, false, true, false, false, true}},
+                       Row{6, 1, {0, 1, 2, 0, 4, 5}, {false, true, true, false, true, true}}}) {
+    SCOPED_TRACE(std::to_string(r.seats) + " players, " + std::to_string(r.pairs) + " pairs");
+    auto created = Match::create(game(), r.seats, {{"teams", "pairs"}, {"pairs", r.pairs}}, 4);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    Match m = std::move(*created);
+    const json v = view(m);
+    EXPECT_EQ(v["sides"], r.sides);
+    EXPECT_EQ(v["sideSolo"], r.solo);
+    EXPECT_EQ(v["target"], 30);
+    for (Seat s = 0; s < r.seats; ++s) {
+      EXPECT_NE(v["sides"][s], v["sides"][(s + 1) % r.seats]) << "teammates side by side";
+    }
+    while (view(m)["round"] == 1) {
+      const Seat s = m.state().to_act().first();
+      Events ev;
+      ASSERT_FALSE(m.apply(s, m.state().fallback_action(s), ev).has_value());
+    }
+    const json after = view(m);
+    const json p = after["lastRoundPoints"];
+    for (Seat s = 0; s < r.seats; ++s) {
+      int expected = 0;
+      for (Seat t = 0; t < r.seats; ++t) {
+        if (r.sides[t] == s) expected += p[t].get<int>() * (r.solo[t].get<bool>() ? 2 : 1);
+      }
+      EXPECT_EQ(after["totals"][s], expected) << "side " << s;
+    }
+  }
+  const Game& g = game();
+  EXPECT_EQ(g.parse_options({{"teams", "pairs"}, {"pairs", 3}}, 5).error().code, "bad_options");
+  EXPECT_EQ(g.parse_options({{"teams", "pairs"}, {"pairs", 3}}, 4).error().code, "bad_options");
+  EXPECT_EQ(g.parse_options({{"pairs", 1}}, 4).error().code, "bad_options")
+      << "pairs needs teams: pairs";
+  EXPECT_EQ(g.parse_options({{"teams", "triples"}, {"pairs", 2}}, 6).error().code, "bad_options");
+  EXPECT_TRUE(g.parse_options({{"teams", "pairs"}, {"pairs", 3}}, 6).ok());
+}
+
 TEST(TrickyTribes, UnitedTribesTriples) {
   auto created = Match::create(game(), 6, {{"teams", "triples"}}, 11);
   ASSERT_TRUE(created.ok());
@@ -679,7 +878,7 @@ TEST(TrickyTribes, TargetEndsTheGame) {
   EXPECT_EQ(v["trick"], 9) << "the game ends only after a complete round";
 }
 
-// §5.4: stacks and totals are public; hands and face-down trick cards are not.
+// TT-11 and C7: stacks and totals are public; hands and face-down trick cards are not.
 TEST(TrickyTribes, ViewsShowOnlyWhatASeatMaySee) {
   Match m = start(3, {{"2C"}, {"QS"}, {"9S", "KH"}});
   skip_exchange(m);

@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "engine/core/match.hpp"
@@ -493,6 +495,58 @@ TEST_F(ServerTest, HttpEndpoints) {
   EXPECT_EQ(http_get(port_, "/no-such-file.js").first, 404);
   EXPECT_EQ(http_get(port_, "/../../etc/passwd").first, 400);
   EXPECT_EQ(http_get(port_, "/%2e%2e/etc/passwd").first, 404);
+}
+
+// Every game's rules page for players, straight from docs/rules: markdown in UTF-8, and 404 for
+// a game that does not exist.
+TEST_F(ServerTest, RulesPages) {
+  // The whole response, headers included.
+  auto get = [&](const std::string& path) {
+    const int fd = connect_loopback(port_);
+    EXPECT_GE(fd, 0);
+    const std::string req =
+        "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    ::send(fd, req.data(), req.size(), 0);
+    std::string resp;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) {
+      resp.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return resp;
+  };
+  auto [status, body] = http_get(port_, "/api/games");
+  ASSERT_EQ(status, 200);
+  const json games = json::parse(body);
+  ASSERT_EQ(games.size(), Registry::builtin().games().size());
+  for (const json& g : games) {
+    const std::string id = g["id"];
+    SCOPED_TRACE(id);
+    const std::string resp = get("/api/games/" + id + "/rules");
+    EXPECT_EQ(resp.rfind("HTTP/1.1 200", 0), 0u) << resp.substr(0, 200);
+    EXPECT_NE(resp.find("\r\nContent-Type: text/markdown; charset=utf-8\r\n"), std::string::npos);
+    const std::string page = resp.substr(resp.find("\r\n\r\n") + 4);
+    std::ifstream file(std::string(CAMPFIRE_SOURCE_DIR) + "/docs/rules/" + id + ".md",
+                       std::ios::binary);
+    ASSERT_TRUE(file.good()) << "docs/rules/" << id << ".md is missing";
+    const std::string expected((std::istreambuf_iterator<char>(file)),
+                               std::istreambuf_iterator<char>());
+    EXPECT_EQ(page, expected);
+    EXPECT_EQ(page.rfind("# " + g["name"].get<std::string>(), 0), 0u) << "the page is titled";
+    EXPECT_NE(page.find("## Table options"), std::string::npos);
+    for (const json& option : g["options"]) {
+      EXPECT_NE(page.find("`" + option["key"].get<std::string>() + "`"), std::string::npos)
+          << "the page explains the option " << option["key"];
+    }
+  }
+  for (const char* path : {"/api/games/chess/rules", "/api/games/README/rules",
+                           "/api/games/../rules", "/api/games/PINOCCHIO/rules"}) {
+    SCOPED_TRACE(path);
+    std::tie(status, body) = http_get(port_, path);
+    EXPECT_EQ(status, 404);
+  }
+  std::tie(status, body) = http_get(port_, "/api/games/chess/rules");
+  EXPECT_EQ(json::parse(body)["error"], "there is no game chess");
 }
 
 }  // namespace
