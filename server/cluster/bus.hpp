@@ -63,7 +63,8 @@ class Bus {
  public:
   using Receive = std::function<void(const BusSender& from, BusItem item)>;
 
-  // Subscribes (call before link.start()); `receive` runs on the subscriber's strand.
+  // Subscribes (call before link.start()); `receive` runs on the subscriber's strand. Stop or
+  // destroy the link before the bus.
   Bus(RedisLink& link, std::string node, Receive receive);
 
   // The sender's identity (the incarnation changes when the node's lease is taken again).

@@ -176,6 +176,8 @@ void Directory::stop(bool release) {
   auto done = stopped.get_future();
   asio::post(link_.strand(), [this, &stopped] {
     stopped_ = true;
+    // Replies still on their way find the directory gone from then on.
+    *alive_ = false;
     renew_timer_->cancel();
     scan_timer_->cancel();
     validity_timer_->cancel();
@@ -221,8 +223,8 @@ void Directory::renew() {
   const std::string inc = incarnation();
   link_.script(
       Script::kRenew, {options_.node, inc, std::to_string(options_.lease.count())},
-      [this, sent, inc](Reply r) {
-        if (stopped_) return;
+      [this, alive = alive_, sent, inc](Reply r) {
+        if (!*alive || stopped_) return;
         if (r.failed() || r.type != Reply::Type::kInteger) {
           // Try again soon; the validity check stops the rooms if this goes on.
           return renew_later(std::min(options_.renew_every, milliseconds(200)));
@@ -250,8 +252,8 @@ void Directory::renew() {
         link_.command(
             {"SET", keys::node_lease(options_.node), fresh, "NX", "PX",
              std::to_string(options_.lease.count())},
-            [this, fresh, asked](Reply set) {
-              if (stopped_) return;
+            [this, alive = alive_, fresh, asked](Reply set) {
+              if (!*alive || stopped_) return;
               if (set.str == "OK") {
                 {
                   std::lock_guard lock(mutex_);
@@ -291,8 +293,8 @@ void Directory::check_validity() {
 }
 
 void Directory::reclaim_mine() {
-  link_.command({"SMEMBERS", keys::owned(options_.node)}, [this](Reply r) {
-    if (stopped_ || r.error()) return;
+  link_.command({"SMEMBERS", keys::owned(options_.node)}, [this, alive = alive_](Reply r) {
+    if (!*alive || stopped_ || r.error()) return;
     for (const Reply& code : r.elements) claim(code.str, true);
   });
 }
@@ -316,16 +318,16 @@ bool Directory::my_share(const std::string& code) const {
 
 void Directory::scan() {
   if (!link_.up()) return;
-  link_.command({"HKEYS", keys::nodes()}, [this](Reply ids) {
-    if (stopped_ || ids.error() || ids.elements.empty()) return;
+  link_.command({"HKEYS", keys::nodes()}, [this, alive = alive_](Reply ids) {
+    if (!*alive || stopped_ || ids.error() || ids.elements.empty()) return;
     Connection::Args mget = {"MGET"};
     std::vector<std::string> nodes;
     for (const Reply& id : ids.elements) {
       nodes.push_back(id.str);
       mget.push_back(keys::node_lease(id.str));
     }
-    link_.command(std::move(mget), [this, nodes](Reply leases) {
-      if (stopped_ || leases.error() || leases.elements.size() != nodes.size()) return;
+    link_.command(std::move(mget), [this, alive, nodes](Reply leases) {
+      if (!*alive || stopped_ || leases.error() || leases.elements.size() != nodes.size()) return;
       std::vector<std::string> live;
       for (std::size_t i = 0; i < nodes.size(); ++i) {
         const std::string& id = nodes[i];
@@ -366,8 +368,8 @@ void Directory::scan() {
 }
 
 void Directory::scan_node(const std::string& node, bool mine) {
-  link_.script(Script::kOrphans, {node}, [this, node, mine](Reply r) {
-    if (stopped_ || r.error() || r.elements.empty()) return;
+  link_.script(Script::kOrphans, {node}, [this, guard = alive_, node, mine](Reply r) {
+    if (!*guard || stopped_ || r.error() || r.elements.empty()) return;
     const bool alive = r.elements[0].integer == 1;
     if (r.elements.size() == 1) {
       // Nothing of it left to claim: a node that is gone leaves the list.
@@ -400,7 +402,8 @@ void Directory::scan_node(const std::string& node, bool mine) {
 void Directory::claim(const std::string& code, bool mine) {
   claiming_.insert(code);
   link_.script(Script::kClaim, {code, options_.node, incarnation(), mine ? "1" : "0"},
-               [this, code](Reply r) {
+               [this, alive = alive_, code](Reply r) {
+                 if (!*alive) return;
                  claiming_.erase(code);
                  if (stopped_) return;
                  if (r.failed()) return;  // the next look tries again
@@ -425,8 +428,8 @@ void Directory::claim(const std::string& code, bool mine) {
 
 void Directory::owner_of(const std::string& code, std::function<void(std::optional<Owner>)> done) {
   link_.command({"HMGET", keys::room(code), "owner", "epoch"},
-                [this, done = std::move(done)](Reply r) {
-                  if (r.error() || r.elements.size() != 2 || r.elements[0].nil()) {
+                [this, alive = alive_, done = std::move(done)](Reply r) {
+                  if (!*alive || r.error() || r.elements.size() != 2 || r.elements[0].nil()) {
                     return done(std::nullopt);
                   }
                   const std::string& owner = r.elements[0].str;

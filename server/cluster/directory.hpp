@@ -19,6 +19,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -117,7 +118,9 @@ class Directory {
   std::unique_ptr<asio::steady_timer> scan_timer_;
   std::unique_ptr<asio::steady_timer> validity_timer_;
 
-  // On the link's strand.
+  // On the link's strand. `alive_` turns false when the directory stops: replies and timers
+  // that outlive it hold it and look before touching anything else.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::chrono::steady_clock::time_point valid_until_{};
   std::chrono::steady_clock::time_point connected_since_{};
   bool was_up_ = false;

@@ -4,6 +4,7 @@
 #include <hiredis/hiredis.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <charconv>
 #include <future>
@@ -192,6 +193,8 @@ void Connection::stop() {
       redisAsyncContext* ac = self->ac_;
       redisAsyncFree(ac);  // pending commands fail; the cleanup hook clears ac_
     }
+    // Subscriptions never confirmed are not told any more.
+    for (auto& sub : self->subscriptions_) sub->subscribed = nullptr;
     self->up_ = false;
   });
 }
@@ -438,7 +441,8 @@ void Connection::watchdog() {
   const auto now = std::chrono::steady_clock::now();
   if (connecting_ && now > connect_deadline_) {
     fail("no connection within " + std::to_string(options_.connect_timeout.count()) + " ms");
-  } else if (!in_flight_.empty() && now - in_flight_.front() > options_.reply_timeout) {
+  } else if (!in_flight_.empty() &&
+             now - std::max(in_flight_.front(), last_reply_) > options_.reply_timeout) {
     fail("no reply within " + std::to_string(options_.reply_timeout.count()) + " ms");
   }
   arm_watchdog();
@@ -468,6 +472,7 @@ void Connection::on_reply_cb(redisAsyncContext* ac, void* reply, void* privdata)
 
 void Connection::reply_arrived() {
   if (!in_flight_.empty()) in_flight_.pop_front();
+  last_reply_ = std::chrono::steady_clock::now();
 }
 
 void Connection::send(Args args, Done done) {
@@ -535,7 +540,10 @@ void Connection::on_message_cb(redisAsyncContext* ac, void* reply, void* privdat
   if (kind == "subscribe") {
     if (!sub->confirmed) {
       sub->confirmed = true;
-      if (sub->subscribed) sub->subscribed(true);
+      // Told once; dropping it also lets go of whatever it holds (often this connection).
+      auto subscribed = std::move(sub->subscribed);
+      sub->subscribed = nullptr;
+      if (subscribed) subscribed(true);
     }
     return;
   }

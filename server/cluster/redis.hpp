@@ -74,8 +74,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     RedisUrl url;
     std::string name;  // CLIENT SETNAME, so `CLIENT LIST` shows who is who
     std::chrono::milliseconds connect_timeout{2000};
-    // A command with no reply after this long means the connection is broken (a partition, a
-    // stopped server): it is closed, every command waiting on it fails, and it reconnects.
+    // No reply for this long while a command waits means the connection is broken (a
+    // partition, a stopped server): it is closed, every command waiting on it fails, and it
+    // reconnects.
     std::chrono::milliseconds reply_timeout{2000};
     std::chrono::milliseconds min_backoff{50};
     std::chrono::milliseconds max_backoff{1000};
@@ -178,8 +179,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::chrono::steady_clock::time_point down_since_;
   std::chrono::steady_clock::time_point last_complaint_;
   std::string last_error_;
-  // When each command still waiting for its reply was sent (replies come in order).
+  // When each command still waiting for its reply was sent (replies come in order), and when
+  // the last reply came: the link is broken when nothing has come back for the reply time limit
+  // while commands wait (a long pipeline under load still makes progress).
   std::deque<std::chrono::steady_clock::time_point> in_flight_;
+  std::chrono::steady_clock::time_point last_reply_{};
   std::chrono::steady_clock::time_point connect_deadline_;
   std::function<void(std::function<void(bool)>)> setup_;
   std::function<void(bool)> state_callback_;

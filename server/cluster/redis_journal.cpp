@@ -132,6 +132,8 @@ RedisJournal::~RedisJournal() {
   auto done = gone.get_future();
   asio::post(link_.strand(), [&] {
     resend_timer_->cancel();
+    // Answers still on their way find the journal gone: their records fail.
+    *alive_ = false;
     gone.set_value();
   });
   if (done.wait_for(std::chrono::seconds(2)) != std::future_status::ready) return;
@@ -174,8 +176,14 @@ void RedisJournal::enqueue(std::shared_ptr<Entry> e) {
 void RedisJournal::send(const std::shared_ptr<Entry>& e) {
   e->sent = true;
   e->attempt = ++attempts_;
-  link_.script(Script::kJournal, e->args,
-               [this, e, attempt = e->attempt](Reply r) { answered(e, attempt, std::move(r)); });
+  link_.script(Script::kJournal, e->args, [this, alive = alive_, e, attempt = e->attempt](Reply r) {
+    if (!*alive) {
+      if (!e->completed && e->done) e->done(false);
+      e->completed = true;
+      return;
+    }
+    answered(e, attempt, std::move(r));
+  });
 }
 
 void RedisJournal::answered(const std::shared_ptr<Entry>& e, std::uint64_t attempt, Reply r) {
@@ -228,7 +236,8 @@ void RedisJournal::resend_later() {
   if (resend_armed_) return;
   resend_armed_ = true;
   resend_timer_->expires_after(std::chrono::milliseconds(50));
-  resend_timer_->async_wait([this](boost::system::error_code ec) {
+  resend_timer_->async_wait([this, alive = alive_](boost::system::error_code ec) {
+    if (!*alive) return;
     resend_armed_ = false;
     if (ec) return;
     resend();

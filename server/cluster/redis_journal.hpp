@@ -69,7 +69,8 @@ class RedisJournal final : public Journal {
 
   RedisLink& link_;
   FenceOf fence_of_;
-  // On the link's command strand.
+  // On the link's command strand. `alive_` turns false when the journal is destroyed.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::deque<std::shared_ptr<Entry>> queue_;
   std::size_t unsent_ = 0;
   std::uint64_t attempts_ = 0;

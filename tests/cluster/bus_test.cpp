@@ -118,6 +118,11 @@ struct BusNode {
     bus->set_incarnation("inc-" + id);
     link->start(5s);
   }
+  // The link goes first: no message reaches the bus once it is gone.
+  ~BusNode() {
+    link.reset();
+    bus.reset();
+  }
   std::size_t count() {
     std::lock_guard lock(mutex);
     return got.size();
