@@ -16,7 +16,7 @@ std::vector<std::string> codes(const json& list) {
   return out;
 }
 
-// One run: "run 2 (2-3-5)  2♣ 3♥ 5♦  next 8", or closed, or empty.
+// One run: "run 3 (2-3-5)  2♣ 3♥ 5♦  next 8", or closed, or empty.
 Line run_line(const json& v, int id) {
   const json& runs = field(v, "runs");
   Line l;
@@ -25,7 +25,8 @@ Line run_line(const json& v, int id) {
   const json& values = r.value("values", json::array());
   std::string seq;
   for (const json& x : values) seq += (seq.empty() ? "" : "-") + x.dump();
-  l.add("run " + std::to_string(id), styles::accent);
+  // Runs are numbered from 1 in words, as the moves and events name them; by index in the view.
+  l.add("run " + std::to_string(id + 1), styles::accent);
   if (!seq.empty()) l.add(" (" + seq + ")", styles::dim);
   l.add("  ");
   const auto cards = codes(field(r, "cards"));

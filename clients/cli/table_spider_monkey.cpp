@@ -1,5 +1,5 @@
 // Spider Monkey: every player's line of face-down cards, each showing its slot number (as the
-// moves name them); a card a private event just showed you stays face up for a few seconds.
+// moves name them, from 1); a card a private event just showed you stays face up for a few seconds.
 // The stockpile, the discard pile, the card you drew, the slap window, powers and the call.
 #include "clients/cli/cards.hpp"
 #include "clients/cli/table.hpp"
@@ -7,6 +7,15 @@
 namespace campfire::cli {
 
 namespace {
+
+// Players count slots from 1, as the moves and events name them; views by id, from 0. A slot
+// keeps its number for the whole round, so a slapped card leaves a gap.
+std::string slot_number(int id) {
+  return std::to_string(id + 1);
+}
+std::string slot_number(const json& id) {
+  return id.is_number_integer() ? slot_number(id.get<int>()) : "?";
+}
 
 bool has(const json& list, int seat) {
   if (!list.is_array()) return false;
@@ -36,10 +45,10 @@ Line line_of_cards(const TableInput& in, const json& v, int seat) {
       if (it != in.memory->shown.end()) known = it->second.card;
     }
     if (!known.empty()) {
-      l.add(std::to_string(id) + ":", styles::dim);
+      l.add(slot_number(id) + ":", styles::dim);
       l.add(french_card(known));
     } else {
-      l.add(card_back(std::to_string(id)));
+      l.add(card_back(slot_number(id)));
     }
   }
   return l;
@@ -125,7 +134,7 @@ Lines table_spider_monkey(const TableInput& in, bool compact) {
     if (field(v, "jackFirst").is_object()) {
       Line l("first pick: ", styles::dim);
       l.add(seat_name(in.state, field(field(v, "jackFirst"), "seat")) + "'s slot " +
-            field(v, "jackFirst").value("slot", json()).dump());
+            slot_number(field(field(v, "jackFirst"), "slot")));
       middle.push_back(l);
     }
   }
@@ -143,7 +152,7 @@ Lines table_spider_monkey(const TableInput& in, bool compact) {
     l.add(seat_name(in.state, field(t, "seat")), styles::bold);
     l.add(t.value("from", "") == "discard" ? " took the discard" : " drew from the stock");
     if (field(t, "replaced").is_number_integer())
-      l.add(" into slot " + field(t, "replaced").dump());
+      l.add(" into slot " + slot_number(field(t, "replaced")));
     if (field(t, "discarded").is_string()) {
       l.add(", discarded ");
       l.add(french_card(field(t, "discarded").get<std::string>()));

@@ -329,5 +329,24 @@ TEST_F(CampfireCliScreen, HelpRoomsAndCreateWithTimers) {
   EXPECT_TRUE(has(s, room + "  pinocchio  3/3 seats, playing")) << s;
 }
 
+// rules GAME covers the table with the game's rules page; Esc gives the table back.
+TEST_F(CampfireCliScreen, RulesCoverTheTableUntilEsc) {
+  Tmux& t = start(80, 24);
+  open_table(t, "create tricky-tribes 3 seed=2", 2);
+  t.wait_for("(you)");
+  t.command("rules");
+  std::string s = t.wait_for("Esc closes");
+  EXPECT_TRUE(has(s, "Tricky Tribes")) << s;
+  EXPECT_FALSE(has(s, "(you)")) << s;
+  EXPECT_FALSE(has(s, "## ")) << s;
+  check_screen(t.rows(), 24);
+  t.keys({"Escape"});
+  s = t.wait_for("(you)");
+  EXPECT_TRUE(has(s, "(you)")) << s;
+  t.command("rules hopscotch");
+  s = t.wait_for("no game");
+  EXPECT_TRUE(has(s, "there is no game 'hopscotch'")) << s;
+}
+
 }  // namespace
 }  // namespace campfire::test

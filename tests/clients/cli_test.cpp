@@ -341,5 +341,22 @@ TEST_F(CampfireCliMore, RulesOfAnUnknownGameAreRefusedInWords) {
   EXPECT_FALSE(has(out, "HTTP")) << out;
 }
 
+// rules GAME prints the server's rules page as text (no Markdown marks); a game the server
+// does not have is named in words, and the game's name works as well as its id.
+TEST_F(CampfireCliMore, RulesShowsTheServersRulesPage) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  cli.write("rules pinocchio\nrules Tricky Tribes\nrules hopscotch\nquit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string& out = cli.output();
+  EXPECT_TRUE(has(out, "Pinocchio\n")) << out;
+  EXPECT_TRUE(has(out, "The aim")) << out;
+  EXPECT_TRUE(has(out, "Help Pinocchio sort out his clothes")) << out;
+  EXPECT_TRUE(has(out, "Tricky Tribes\n")) << out;
+  EXPECT_TRUE(has(out, "there is no game 'hopscotch'")) << out;
+  EXPECT_FALSE(has(out, "## ")) << out;
+  EXPECT_FALSE(has(out, "**")) << out;
+}
+
 }  // namespace
 }  // namespace campfire::test

@@ -124,7 +124,7 @@ TEST(Tables, SeatsGoClockwiseFromYourLeft) {
   EXPECT_LT(second.find("Andrea"), second.find("Bella (you)")) << second;
 }
 
-// Fib-Fibonacci's runs carry the numbers the moves use ("run 1 (2-3-5)").
+// Fib-Fibonacci's runs carry the numbers the moves use, from 1 ("run 2 (2-3-5)").
 TEST(Tables, FibFibonacciNamesRunsAsTheMovesDo) {
   const json view = json::parse(R"({
     "bases": [{"caps": null, "card": "X2", "role": "joker"}],
@@ -138,8 +138,8 @@ TEST(Tables, FibFibonacciNamesRunsAsTheMovesDo) {
     "sideArea": ["4D"], "pairChance": null})");
   const std::string out = table_text(state_of("fib-fibonacci", view, 0), 80);
   EXPECT_TRUE(has(out, "Joker base")) << out;
-  EXPECT_TRUE(has(out, "A  run 0 (2-5)  2♣  5♥   next 7")) << out;
-  EXPECT_TRUE(has(out, "B  run 1 (2-3-5)  2♥  3♥  5♦   closed")) << out;
+  EXPECT_TRUE(has(out, "A  run 1 (2-5)  2♣  5♥   next 7")) << out;
+  EXPECT_TRUE(has(out, "B  run 2 (2-3-5)  2♥  3♥  5♦   closed")) << out;
   EXPECT_TRUE(has(out, "side area  4♦")) << out;
   EXPECT_TRUE(has(out, "your hand  7♣  Joker")) << out;
   EXPECT_TRUE(has(out, "hand 6")) << out;
@@ -176,16 +176,16 @@ TEST(Tables, SpiderMonkeyShowsSlotsAndWhatYouJustSaw) {
   EXPECT_TRUE(
       memory.remember(json::parse(R"({"type":"peek","slots":[1,3],"cards":["KD","2C"]})"), 0, now));
   const std::string shown = table_text(state, 80, 0, &memory);
-  EXPECT_TRUE(has(shown, "[0] 1:K♦  [2] 3:2♣")) << shown;
+  EXPECT_TRUE(has(shown, "[1] 2:K♦  [3] 4:2♣")) << shown;
   EXPECT_TRUE(has(shown, "SLAP!  cards of rank 7 may go onto the pile")) << shown;
   EXPECT_TRUE(has(shown, "discard 7♥  (2 cards)")) << shown;
   EXPECT_TRUE(has(shown, "Bella ·offline done slapping")) << shown;
   EXPECT_TRUE(has(shown, "Bot 3 ·bot dealer")) << shown;
-  EXPECT_TRUE(has(shown, "[0] [1] [2] [3] [4]")) << shown;
+  EXPECT_TRUE(has(shown, "[1] [2] [3] [4] [5]")) << shown;
   // After a few seconds the cards are the player's memory's business again.
   EXPECT_TRUE(memory.forget(now + std::chrono::seconds(6)));
   const std::string later = table_text(state, 80, 0, &memory);
-  EXPECT_TRUE(has(later, "[0] [1] [2] [3]\n")) << later;
+  EXPECT_TRUE(has(later, "[1] [2] [3] [4]\n")) << later;
   EXPECT_FALSE(has(later, "K♦")) << later;
 }
 
