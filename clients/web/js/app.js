@@ -5,6 +5,7 @@ import { Connection } from './conn.js';
 import { loadName, saveName, loadSeat, saveSeat, forgetSeat } from './store.js';
 import { fetchGames, renderLobby } from './lobby.js';
 import { TableView } from './table.js';
+import { openRules } from './rules.js';
 
 const app = document.getElementById('app');
 const connStatus = document.getElementById('conn-status');
@@ -151,6 +152,19 @@ async function showLobby() {
   });
 }
 
+// The rules at a table: with the game's option list (a page opened on a room's link has not
+// loaded it yet), so the table's options are explained.
+async function showRules(id, options) {
+  if (!games.length) {
+    try {
+      games = await fetchGames();
+    } catch {
+      // the dialog still shows the rules, without the option list
+    }
+  }
+  openRules(games.find((g) => g.id === id) || { id, name: gameName(id) }, options);
+}
+
 function alertStatus(text) {
   const s = app.querySelector('.form-status');
   if (s) s.textContent = text;
@@ -169,6 +183,7 @@ function openTable(code, mode) {
       location.hash = '#/';
     },
     onTakeSeat: () => joinRoom(code),
+    onRules: showRules,
   });
   document.title = `Campfire · ${code}`;
   if (location.hash !== `#/room/${code}`) history.replaceState(null, '', `#/room/${code}`);

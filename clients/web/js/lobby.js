@@ -1,6 +1,7 @@
 // The lobby: your name, the games with their options (read from /api/games, so a new option
 // shows up without a client change), creating a room, joining one by code, the open rooms.
 import { h, clear } from './dom.js';
+import { openRules } from './rules.js';
 
 export async function fetchGames() {
   const res = await fetch('/api/games');
@@ -92,7 +93,8 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
     h('div.field.inline', null, h('label', { for: `turn-${game.id}` }, 'Seconds per turn (0: no turn timer)'), turnSeconds),
     h('div.field.check', null, priv, h('label', { for: `private-${game.id}` }, 'Private (not listed)')),
     h('div.menu-row.card-buttons', null,
-      h('button.primary', { type: 'submit' }, `New ${game.name} table`)));
+      h('button.primary', { type: 'submit' }, `New ${game.name} table`),
+      h('button.secondary', { type: 'button', dataset: { key: `rules-${game.id}` }, onclick: () => openRules(game, readOptions(form, game)) }, 'Rules')));
     gameList.append(form);
   }
 
