@@ -3,12 +3,40 @@
 // (capture-pane). Every wait is bounded; nothing is timed.
 #include <filesystem>
 #include <random>
-#include <regex>
 
 #include "tests/clients/client_test_support.hpp"
 
 namespace campfire::test {
 namespace {
+
+// The first room code on the screen: six letters or digits 2-9 after "room ".
+std::string room_code_in(const std::string& screen) {
+  const auto code_char = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '9'); };
+  for (std::size_t at = screen.find("room "); at != std::string::npos;
+       at = screen.find("room ", at + 1)) {
+    const std::size_t begin = at + 5;
+    std::size_t end = begin;
+    while (end < screen.size() && code_char(screen[end])) ++end;
+    if (end - begin == 6 && (end == screen.size() || !code_char(screen[end]))) {
+      return screen.substr(begin, 6);
+    }
+  }
+  return "";
+}
+
+// The number between `before` and `after` on the screen (the first such), or 0.
+int number_before(const std::string& screen, const std::string& before, const std::string& after) {
+  for (std::size_t at = screen.find(before); at != std::string::npos;
+       at = screen.find(before, at + 1)) {
+    const std::size_t begin = at + before.size();
+    std::size_t end = begin;
+    while (end < screen.size() && screen[end] >= '0' && screen[end] <= '9') ++end;
+    if (end > begin && screen.compare(end, after.size(), after) == 0) {
+      return std::stoi(screen.substr(begin, end - begin));
+    }
+  }
+  return 0;
+}
 
 namespace fs = std::filesystem;
 
@@ -112,10 +140,8 @@ class CampfireCliScreen : public ClientTest {
   std::string open_table(Tmux& t, const std::string& create, int bots) {
     t.command(create);
     std::string s = t.wait_for("not started");
-    std::smatch m;
-    const std::regex code("room ([A-Z2-9]{6})");
-    EXPECT_TRUE(std::regex_search(s, m, code)) << s;
-    const std::string room = m.size() > 1 ? m[1].str() : "";
+    const std::string room = room_code_in(s);
+    EXPECT_EQ(room.size(), 6u) << s;
     for (int i = 0; i < bots; ++i) t.command("bot");
     s = t.wait_for("every seat is taken");
     EXPECT_TRUE(has(s, "every seat is taken")) << s;
@@ -297,8 +323,7 @@ TEST_F(CampfireCliScreen, ReconnectsAfterAServerRestartAndTakesItsSeatBack) {
   EXPECT_TRUE(has(s, "(you)")) << s;
   // The game goes on: Andrea answers Bot 2's claim and plays her next card.
   const auto pile = [](const std::string& screen) {
-    std::smatch m;
-    return std::regex_search(screen, m, std::regex("pile (\\d+) cards")) ? std::stoi(m[1]) : 0;
+    return number_before(screen, "pile ", " cards");
   };
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   while (pile(s) < 3 && std::chrono::steady_clock::now() < deadline) {
