@@ -98,6 +98,20 @@ class Tmux {
     return s;
   }
 
+  // Polls the screen's rows until `done` holds or the time runs out; returns the last rows seen.
+  // A resize reaches tmux at once but the client redraws a moment later, so tests wait for the
+  // redraw itself, not for the window's new size.
+  template <typename Done>
+  std::vector<std::string> wait_rows(Done done, std::chrono::milliseconds timeout = 15s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto r = rows();
+    while (!done(r) && std::chrono::steady_clock::now() < deadline) {
+      ::usleep(50000);
+      r = rows();
+    }
+    return r;
+  }
+
  private:
   std::string run(std::vector<std::string> args) {
     args.insert(args.begin(),
@@ -286,26 +300,35 @@ TEST_F(CampfireCliScreen, ResizingRedraws) {
   Tmux& t = start(80, 24);
   open_table(t, "create naked-gibbon 3 seed=9", 2);
   t.wait_for("(you)");
+  // The events and chat columns move to the new right edge, and the input line stays last.
+  const auto events_beyond = [](const std::vector<std::string>& rows, std::size_t column) {
+    return std::any_of(rows.begin(), rows.end(), [column](const std::string& r) {
+      const auto bar = r.find("│── events");
+      return bar != std::string::npos && bar > column;
+    });
+  };
+  const auto prompt_last = [](const std::vector<std::string>& rows) {
+    return !rows.empty() && rows.back().rfind(">", 0) == 0;
+  };
   t.resize(132, 43);
-  for (int i = 0; i < 100 && t.rows().size() != 43u; ++i) ::usleep(50000);
-  auto rows = t.rows();
-  ASSERT_EQ(rows.size(), 43u);
-  std::string s = t.wait_for("fire number");
-  EXPECT_EQ(rows.back().rfind(">", 0), 0u);
-  EXPECT_TRUE(has(rows.front(), "Naked Gibbon")) << s;
-  // The events and chat columns moved to the new right edge.
-  const auto wide = std::any_of(rows.begin(), rows.end(), [](const std::string& r) {
-    const auto bar = r.find("│── events");
-    return bar != std::string::npos && bar > 80;
+  auto rows = t.wait_rows([&](const std::vector<std::string>& r) {
+    return r.size() == 43u && prompt_last(r) && events_beyond(r, 80);
   });
-  EXPECT_TRUE(wide) << s;
+  std::string s = t.screen();
+  ASSERT_EQ(rows.size(), 43u) << s;
+  EXPECT_TRUE(prompt_last(rows)) << s;
+  EXPECT_TRUE(has(rows.front(), "Naked Gibbon")) << s;
+  EXPECT_TRUE(events_beyond(rows, 80)) << s;
+  EXPECT_TRUE(has(s, "fire number")) << s;
   t.resize(80, 24);
-  for (int i = 0; i < 100 && t.rows().size() != 24u; ++i) ::usleep(50000);
-  rows = t.rows();
-  ASSERT_EQ(rows.size(), 24u);
-  s = t.wait_for("(you)");
+  rows = t.wait_rows([&](const std::vector<std::string>& r) {
+    return r.size() == 24u && prompt_last(r) && !events_beyond(r, 80);
+  });
+  s = t.screen();
+  ASSERT_EQ(rows.size(), 24u) << s;
+  EXPECT_TRUE(prompt_last(rows)) << s;
+  EXPECT_FALSE(events_beyond(rows, 80)) << s;
   EXPECT_TRUE(has(s, "(you)")) << s;
-  EXPECT_EQ(rows.back().rfind(">", 0), 0u);
 }
 
 // A server restart: the client says it lost the connection, comes back by itself, takes its
