@@ -5,17 +5,14 @@
 // are what a server would send.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, assertClean, DESKTOP } from './harness.mjs';
+import { useServerAndBrowser, assertClean, DESKTOP } from './harness.mjs';
 
-let server;
-let browser;
+const env = useServerAndBrowser();
 let player;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  player = await newPlayer(browser, server, 'Dee');
-  await player.page.goto(`${server.url}/`);
+  player = await env.player('Dee');
+  await player.page.goto(`${env.server.url}/`);
   await player.page.waitForSelector('.game-card');
   // A table view of its own, fed by hand: window.draw(state) redraws it, window.tell(event) logs.
   await player.page.evaluate(async () => {
@@ -38,9 +35,6 @@ before(async () => {
 
 after(async () => {
   assertClean(player);
-  await player?.context.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 const PLAYERS = ['Ann', 'Bob', 'Cy'].map((name, seat) => ({ seat, name, connected: true, bot: seat > 0, away: false }));

@@ -2,11 +2,9 @@
 // phone): on every one of our turns the status line says in words what we may do, and our hand,
 // our cards, every control that plays a move and an open choice are on screen without scrolling.
 // Cards we play fly to where they land, unless the user asks for reduced motion.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  startServer, launchBrowser, newPlayer, assertClean, screenshot, play, long,
-} from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot, play, long } from './harness.mjs';
 
 const SIZES = [{ width: 1280, height: 800 }, { width: 1366, height: 768 }, { width: 390, height: 844 }];
 const TURNS = long ? 15 : 9;
@@ -19,18 +17,7 @@ const GAMES = [
   { id: 'tricky-tribes', seats: 4 },
 ];
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 async function reachTable(player, game, seats) {
   const { page } = player;
@@ -86,7 +73,7 @@ async function onScreen(page, size, what) {
 
 for (const g of GAMES) {
   test(`${g.id}: hand, choice and prompt stay on screen at 1280x800, 1366x768 and 390x844`, { timeout: long ? 600000 : 180000 }, async () => {
-    const player = await newPlayer(browser, server, 'Fay', SIZES[0]);
+    const player = await env.player('Fay', SIZES[0]);
     const { page } = player;
     try {
       await reachTable(player, g.id, g.seats);
@@ -150,7 +137,7 @@ async function playSome(page, n) {
 
 for (const reduced of [false, true]) {
   test(`tricky-tribes: played cards ${reduced ? 'appear in place when the user prefers reduced motion' : 'fly to the trick'}`, { timeout: 120000 }, async () => {
-    const player = await newPlayer(browser, server, 'Mo', SIZES[0], { reducedMotion: reduced ? 'reduce' : 'no-preference' });
+    const player = await env.player('Mo', SIZES[0], { reducedMotion: reduced ? 'reduce' : 'no-preference' });
     const { page } = player;
     try {
       await reachTable(player, 'tricky-tribes', 3);

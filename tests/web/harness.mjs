@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,6 +98,37 @@ export async function newPlayer(browser, server, name, viewport = DESKTOP, { red
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.setDefaultTimeout(long ? 30000 : 15000);
   return { name, context, page, errors, server };
+}
+
+// The campfire-server and the chromium a test file shares between its tests: started before the
+// first test (or by the first env.player(...), whichever comes first: node runs a file's `before`
+// hooks without waiting for one another), stopped after the last. `serverOptions` are
+// startServer's; env.player(name, ...) opens a player (newPlayer's other arguments) in this
+// browser against this server.
+export function useServerAndBrowser(serverOptions = {}) {
+  let starting = null;
+  const env = {
+    server: null,
+    browser: null,
+    ready: () => {
+      starting ??= (async () => {
+        env.server = await startServer(serverOptions);
+        env.browser = await launchBrowser();
+      })();
+      return starting;
+    },
+    player: async (name, ...rest) => {
+      await env.ready();
+      return newPlayer(env.browser, env.server, name, ...rest);
+    },
+  };
+  before(env.ready);
+  after(async () => {
+    await starting?.catch(() => {});
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 export function assertClean(player) {

@@ -1,26 +1,15 @@
 // What the operator says reaches the browser: an admin notice shows on top of the table (and in
 // its log), and a room closed through the admin API tells its players so and offers nothing
 // more to play.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom } from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot, createRoom } from './harness.mjs';
 
 const TOKEN = 'operator-test-token-0123456789';
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ adminToken: TOKEN });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser({ adminToken: TOKEN });
 
 async function admin(path, body) {
-  const res = await fetch(`${server.url}/api/admin/${path}`, {
+  const res = await fetch(`${env.server.url}/api/admin/${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -31,10 +20,10 @@ async function admin(path, body) {
 }
 
 test('an operator notice shows on the lobby and at the table', { timeout: 60000 }, async () => {
-  const player = await newPlayer(browser, server, 'Olga');
+  const player = await env.player('Olga');
   const { page } = player;
   try {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${env.server.url}/`);
     await page.waitForSelector('.game-card');
     await page.waitForFunction(() => document.getElementById('conn-status').dataset.state === 'online');
     await admin('notice', { text: 'Maintenance at 22:00' });
@@ -56,7 +45,7 @@ test('an operator notice shows on the lobby and at the table', { timeout: 60000 
 });
 
 test('a room closed by the operator says so and offers no more moves', { timeout: 60000 }, async () => {
-  const player = await newPlayer(browser, server, 'Carl');
+  const player = await env.player('Carl');
   const { page } = player;
   try {
     const code = await createRoom(player, 'pinocchio', 2);

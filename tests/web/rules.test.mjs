@@ -3,30 +3,24 @@
 // what they mean; and the renderer turns no text into markup.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, assertClean, screenshot } from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot } from './harness.mjs';
 
-let server;
-let browser;
+const env = useServerAndBrowser();
 let player;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  player = await newPlayer(browser, server, 'Lou');
-  await player.page.goto(`${server.url}/`);
+  player = await env.player('Lou');
+  await player.page.goto(`${env.server.url}/`);
   await player.page.waitForSelector('.game-card');
 });
 
 after(async () => {
   assertClean(player);
-  await player?.context.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 // The first heading of a game's rules document, as the server sends it.
 async function title(id) {
-  const res = await fetch(`${server.url}/api/games/${id}/rules`);
+  const res = await fetch(`${env.server.url}/api/games/${id}/rules`);
   assert.equal(res.status, 200, `${id} has rules`);
   assert.match(res.headers.get('content-type'), /markdown/);
   const text = await res.text();
@@ -35,7 +29,7 @@ async function title(id) {
 
 test('every lobby card opens its game\'s rules, with the options chosen so far', { timeout: 60000 }, async () => {
   const { page } = player;
-  const games = await (await fetch(`${server.url}/api/games`)).json();
+  const games = await (await fetch(`${env.server.url}/api/games`)).json();
   for (const g of games) {
     await page.locator(`form[data-game="${g.id}"] [data-key="rules-${g.id}"]`).click();
     const dialog = page.locator('dialog.rules-dialog[open]');
@@ -54,7 +48,7 @@ test('every lobby card opens its game\'s rules, with the options chosen so far',
 
 test('at a table the Rules button explains that table\'s options', { timeout: 60000 }, async () => {
   const { page } = player;
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   const form = page.locator('form[data-game="naked-gibbon"]');
   await form.locator('summary').click();
   await form.locator('[name="jokers"]').fill('1');

@@ -1,26 +1,15 @@
 // Spider Monkey's slap window is usable in time from the browser: a click on one of your own
 // cards while the window is open lands before it closes. The bots think for longer here, so
 // that their own slaps (a wrong one ends the window) do not race the test's.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, assertClean, screenshot, play } from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot, play } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ botDelayMs: 1500 });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser({ botDelayMs: 1500 });
 
 async function reachTable(player) {
   const { page } = player;
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   const form = page.locator('form[data-game="spider-monkey"]');
   await form.locator('select[name=seats]').selectOption('2');
   await form.locator('button[type=submit]').click();
@@ -31,7 +20,7 @@ async function reachTable(player) {
 }
 
 test('spider-monkey: a slap lands inside the slap window', { timeout: 90000 }, async () => {
-  const player = await newPlayer(browser, server, 'Sam');
+  const player = await env.player('Sam');
   const { page } = player;
   try {
     await reachTable(player);

@@ -1,10 +1,10 @@
 // Every game: a table is reached from the lobby (bots fill the other seats), it is drawn as a
 // card table, a legal action is clicked and the server takes it; the same table at phone width
 // fits the screen. Screenshots of every table land in the artifacts folder.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPlayer, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP, long,
+  useServerAndBrowser, assertClean, screenshot, createRoom, play, version, PHONE, DESKTOP, long,
 } from './harness.mjs';
 
 // The long form plays on: this many of our own moves, or to the end of the game.
@@ -18,18 +18,7 @@ const GAMES = [
   { id: 'tricky-tribes', seats: 3, look: '.tt-center' },
 ];
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 async function reachTable(player, game, seats) {
   const { page } = player;
@@ -66,7 +55,7 @@ async function playOn(page, game) {
 
 for (const g of GAMES) {
   test(`${g.id}: a table is reached and a legal action clicked`, { timeout: long ? 360000 : 90000 }, async () => {
-    const player = await newPlayer(browser, server, 'Tess');
+    const player = await env.player('Tess');
     const { page } = player;
     try {
       await reachTable(player, g.id, g.seats);
@@ -101,12 +90,12 @@ for (const g of GAMES) {
 }
 
 test('the lobby fits a phone and lists every game with its options', { timeout: 60000 }, async () => {
-  const player = await newPlayer(browser, server, 'Pia', PHONE);
+  const player = await env.player('Pia', PHONE);
   const { page } = player;
   try {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${env.server.url}/`);
     await page.waitForSelector('.game-card');
-    const games = await (await fetch(`${server.url}/api/games`)).json();
+    const games = await (await fetch(`${env.server.url}/api/games`)).json();
     assert.equal(await page.locator('.game-card').count(), games.length);
     for (const g of games) {
       const form = page.locator(`form[data-game="${g.id}"]`);
@@ -123,10 +112,10 @@ test('the lobby fits a phone and lists every game with its options', { timeout: 
 });
 
 test('a choice of actions stays open, and the bar stays put, while other seats move', { timeout: 60000 }, async () => {
-  const player = await newPlayer(browser, server, 'Mo');
+  const player = await env.player('Mo');
   const { page } = player;
   try {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${env.server.url}/`);
     await page.waitForSelector('.game-card');
     const out = await page.evaluate(async () => {
       const { ActionBinder } = await import('/js/actions.js');
@@ -166,7 +155,7 @@ test('a choice of actions stays open, and the bar stays put, while other seats m
 });
 
 test('a move can be made with the keyboard alone', { timeout: 60000 }, async () => {
-  const player = await newPlayer(browser, server, 'Kai');
+  const player = await env.player('Kai');
   const { page } = player;
   try {
     await reachTable(player, 'pinocchio', 2);
