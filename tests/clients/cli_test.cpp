@@ -32,6 +32,16 @@ class CampfireCli : public ClientTest {
     return args;
   }
 
+  // Runs campfire-cli as a script would: `script` on its standard input, then end of input.
+  // Returns everything it printed; a non-zero exit fails the test.
+  std::string run_script(std::vector<std::string> extra, const std::string& script) const {
+    Process cli(cli_args(std::move(extra)));
+    cli.write(script);
+    cli.close_stdin();
+    EXPECT_EQ(cli.wait(30s), 0) << cli.output();
+    return cli.output();
+  }
+
   fs::path token_file_;
 };
 
@@ -73,22 +83,16 @@ TEST_F(CampfireCli, ScriptedCommandsPlayAGameToTheEnd) {
   std::ifstream tokens(token_file_);
   const json saved = json::parse(tokens);
   ASSERT_TRUE(saved.contains(room)) << saved.dump();
-  Process again(cli_args({"--name", "Andrea"}));
-  again.write("rejoin " + room + "\nquit\n");
-  again.close_stdin();
-  ASSERT_EQ(again.wait(30s), 0) << again.output();
-  EXPECT_TRUE(has(again.output(), "joined room " + room + " as seat 1")) << again.output();
-  EXPECT_TRUE(has(again.output(), ", over, ")) << again.output();
+  const std::string again_out = run_script({"--name", "Andrea"}, "rejoin " + room + "\nquit\n");
+  EXPECT_TRUE(has(again_out, "joined room " + room + " as seat 1")) << again_out;
+  EXPECT_TRUE(has(again_out, ", over, ")) << again_out;
 }
 
 TEST_F(CampfireCli, MistakesAreExplainedNotFatal) {
-  Process cli(cli_args({}));
-  cli.write(
-      "frobnicate\nbot\n3\ncreate pinocchio\ncreate nogame 3\ncreate pinocchio 9\n"
-      "create pinocchio 2 startSeat=banana\njoin ZZZZZZ\nrejoin ZZZZZZ\nquit\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
-  const std::string& out = cli.output();
+  const std::string out =
+      run_script({},
+                 "frobnicate\nbot\n3\ncreate pinocchio\ncreate nogame 3\ncreate pinocchio 9\n"
+                 "create pinocchio 2 startSeat=banana\njoin ZZZZZZ\nrejoin ZZZZZZ\nquit\n");
   EXPECT_TRUE(has(out, "unknown command 'frobnicate'")) << out;
   EXPECT_TRUE(has(out, "you are not in a room")) << out;
   EXPECT_TRUE(has(out, "usage: create GAME SEATS")) << out;
@@ -151,20 +155,17 @@ TEST_F(CampfireCli, JsonModeSpeaksTheRawProtocol) {
 
 // A script may pipe requests and close its end at once: every reply still arrives before exit.
 TEST_F(CampfireCli, JsonModeAnswersEveryRequestBeforeQuitting) {
-  Process cli(cli_args({"--json"}));
-  cli.write(R"({"type":"list_games","id":1})"
-            "\n"
-            R"({"type":"ping","id":"p"})"
-            "\n"
-            "not json\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string out = run_script({"--json"}, R"({"type":"list_games","id":1})"
+                                                 "\n"
+                                                 R"({"type":"ping","id":"p"})"
+                                                 "\n"
+                                                 "not json\n");
   std::vector<std::string> types;
-  for (const auto& line : lines_starting(cli.output(), "{")) {
+  for (const auto& line : lines_starting(out, "{")) {
     types.push_back(json::parse("{" + line).value("type", ""));
   }
-  EXPECT_EQ(types, (std::vector<std::string>{"welcome", "games", "pong"})) << cli.output();
-  EXPECT_TRUE(has(cli.output(), "not a JSON object: not json")) << cli.output();
+  EXPECT_EQ(types, (std::vector<std::string>{"welcome", "games", "pong"})) << out;
+  EXPECT_TRUE(has(out, "not a JSON object: not json")) << out;
 }
 
 // A spectator sees the public view and the events in words, and is never offered a move.
@@ -216,24 +217,8 @@ TEST_F(CampfireCli, SpectatorWatchesAGameToTheEnd) {
 namespace campfire::test {
 namespace {
 
-class CampfireCliMore : public ClientTest {
+class CampfireCliMore : public CampfireCli {
  protected:
-  void SetUp() override {
-    ClientTest::SetUp();
-    token_file_ = fs::temp_directory_path() /
-                  ("campfire-cli-more-" + std::to_string(::getpid()) + "-" + port()) / "seats.json";
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(token_file_.parent_path(), ec);
-    ClientTest::TearDown();
-  }
-  std::vector<std::string> cli_args(std::vector<std::string> extra) const {
-    std::vector<std::string> args = {CAMPFIRE_CLI_BINARY, "--port", port(), "--token-file",
-                                     token_file_.string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-  }
   // Reads lines until one contains `part`; false when the output ends or 15 s pass first.
   static bool read_until(Process& p, const std::string& part) {
     const auto deadline = std::chrono::steady_clock::now() + 15s;
@@ -243,17 +228,12 @@ class CampfireCliMore : public ClientTest {
     }
     return false;
   }
-
-  fs::path token_file_;
 };
 
 // Seats are named from 1, and a seat the room does not have is refused in those words.
 TEST_F(CampfireCliMore, SeatsCountFromOneAndAMissingSeatIsNamed) {
-  Process cli(cli_args({"--name", "Andrea"}));
-  cli.write("create naked-gibbon 2\nbot 5\nbot 0\nbot 2\nbot 2\nquit\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
-  const std::string& out = cli.output();
+  const std::string out =
+      run_script({"--name", "Andrea"}, "create naked-gibbon 2\nbot 5\nbot 0\nbot 2\nbot 2\nquit\n");
   EXPECT_TRUE(has(out, "joined room ")) << out;
   EXPECT_TRUE(has(out, " as seat 1;")) << out;
   EXPECT_TRUE(has(out, "there is no seat 5: this room has seats 1 to 2")) << out;
@@ -264,21 +244,16 @@ TEST_F(CampfireCliMore, SeatsCountFromOneAndAMissingSeatIsNamed) {
 
 // `create` takes the game's options (any case, yes/no for switches) and the room's timers.
 TEST_F(CampfireCliMore, CreateTakesOptionsAndTimers) {
-  Process cli(cli_args({"--name", "Andrea"}));
-  cli.write(
+  const std::string out = run_script(
+      {"--name", "Andrea"},
       "create pinocchio 3 STARTSEAT=0 turn=45 grace=90 takeover=no\nbot\nbot\nstart\nwait\nquit\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
-  const std::string& out = cli.output();
   EXPECT_TRUE(has(out, ", pinocchio, playing")) << out;
   EXPECT_TRUE(has(out, "turn timer: Andrea has 4")) << out;
   EXPECT_TRUE(has(out, " s to act")) << out;
   EXPECT_FALSE(has(out, "error")) << out;
-  Process tribes(cli_args({"--name", "Andrea"}));
-  tribes.write("create tricky 3 jokers=2 CUTDECK=yes\nquit\n");
-  tribes.close_stdin();
-  ASSERT_EQ(tribes.wait(30s), 0) << tribes.output();
-  EXPECT_TRUE(has(tribes.output(), ", tricky-tribes, waiting")) << tribes.output();
+  const std::string tribes_out =
+      run_script({"--name", "Andrea"}, "create tricky 3 jokers=2 CUTDECK=yes\nquit\n");
+  EXPECT_TRUE(has(tribes_out, ", tricky-tribes, waiting")) << tribes_out;
   // The options arrived as the game declares them.
   client::Connection watcher("127.0.0.1", port_);
   ASSERT_TRUE(watcher.request({{"type", "hello"}, {"protocol", 1}, {"name", "W"}}));
@@ -294,18 +269,12 @@ TEST_F(CampfireCliMore, CreateTakesOptionsAndTimers) {
 
 // `rooms` lists the seats you hold on this server, `rejoin` without a code takes the only one.
 TEST_F(CampfireCliMore, RoomsListsYourSeatsAndRejoinFindsThem) {
-  Process first(cli_args({"--name", "Andrea"}));
-  first.write("create pinocchio 2\nbot\nstart\nquit\n");
-  first.close_stdin();
-  ASSERT_EQ(first.wait(30s), 0) << first.output();
-  const auto joined = lines_starting(first.output(), "joined room ");
-  ASSERT_FALSE(joined.empty()) << first.output();
+  const std::string first_out =
+      run_script({"--name", "Andrea"}, "create pinocchio 2\nbot\nstart\nquit\n");
+  const auto joined = lines_starting(first_out, "joined room ");
+  ASSERT_FALSE(joined.empty()) << first_out;
   const std::string room = joined.front().substr(0, 6);
-  Process second(cli_args({"--name", "Andrea"}));
-  second.write("rooms\nrejoin\nquit\n");
-  second.close_stdin();
-  ASSERT_EQ(second.wait(30s), 0) << second.output();
-  const std::string& out = second.output();
+  const std::string out = run_script({"--name", "Andrea"}, "rooms\nrejoin\nquit\n");
   EXPECT_TRUE(has(out, "your seats (rejoin CODE takes one back):")) << out;
   EXPECT_TRUE(has(out, room + "  Pinocchio  seat 1 as Andrea, playing")) << out;
   EXPECT_TRUE(has(out, "joined room " + room + " as seat 1")) << out;
@@ -331,11 +300,7 @@ TEST_F(CampfireCliMore, AScriptSurvivesAServerRestart) {
 
 // rules names a game the server does not have in words, without asking the server for it.
 TEST_F(CampfireCliMore, RulesOfAnUnknownGameAreRefusedInWords) {
-  Process cli(cli_args({"--name", "Andrea"}));
-  cli.write("rules hopscotch\nrules\nquit\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
-  const std::string& out = cli.output();
+  const std::string out = run_script({"--name", "Andrea"}, "rules hopscotch\nrules\nquit\n");
   EXPECT_TRUE(has(out, "there is no game 'hopscotch' (games lists them)")) << out;
   EXPECT_TRUE(has(out, "usage: rules GAME (games lists them)")) << out;
   EXPECT_FALSE(has(out, "HTTP")) << out;
@@ -344,11 +309,8 @@ TEST_F(CampfireCliMore, RulesOfAnUnknownGameAreRefusedInWords) {
 // rules GAME prints the server's rules page as text (no Markdown marks); a game the server
 // does not have is named in words, and the game's name works as well as its id.
 TEST_F(CampfireCliMore, RulesShowsTheServersRulesPage) {
-  Process cli(cli_args({"--name", "Andrea"}));
-  cli.write("rules pinocchio\nrules Tricky Tribes\nrules hopscotch\nquit\n");
-  cli.close_stdin();
-  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
-  const std::string& out = cli.output();
+  const std::string out = run_script(
+      {"--name", "Andrea"}, "rules pinocchio\nrules Tricky Tribes\nrules hopscotch\nquit\n");
   EXPECT_TRUE(has(out, "Pinocchio\n")) << out;
   EXPECT_TRUE(has(out, "The aim")) << out;
   EXPECT_TRUE(has(out, "Help Pinocchio sort out his clothes")) << out;
