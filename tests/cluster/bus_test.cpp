@@ -22,16 +22,6 @@ using cluster::BusSender;
 using cluster::RedisLink;
 using namespace std::chrono_literals;
 
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds patience = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + patience;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return pred();
-}
-
 BusItem sample_item(int i) {
   BusItem item;
   item.kind = BusItem::Kind::kFrames;

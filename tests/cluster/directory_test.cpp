@@ -27,16 +27,6 @@ using cluster::RedisLink;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds patience = 15s) {
-  const auto deadline = Clock::now() + patience;
-  while (Clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
-
 constexpr auto kLease = 2000ms;
 
 // A node as far as leases go: its link, directory and journal, and what its directory reported.

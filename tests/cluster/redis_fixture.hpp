@@ -41,6 +41,17 @@ inline std::filesystem::path fresh_temp_dir(const std::string& prefix) {
   return dir;
 }
 
+// Polls `pred` until it holds or `patience` runs out; the last answer is the result.
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds patience = std::chrono::seconds(15)) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return pred();
+}
+
 class RedisServer {
  public:
   // `appendfsync`: always, everysec or no (the AOF is always on).

@@ -14,6 +14,7 @@
 #include "server/cluster/keys.hpp"
 #include "server/cluster/redis_journal.hpp"
 #include "tests/cluster/redis_fixture.hpp"
+#include "tests/server/journal_records.hpp"
 
 namespace campfire::server::testing {
 namespace {
@@ -22,16 +23,6 @@ using cluster::Fence;
 using cluster::RedisJournal;
 using cluster::RedisLink;
 using namespace std::chrono_literals;
-
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds patience = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + patience;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
 
 std::unique_ptr<RedisLink> make_link(const RedisServer& redis, const std::string& node) {
   RedisLink::Options o;
@@ -43,32 +34,6 @@ std::unique_ptr<RedisLink> make_link(const RedisServer& redis, const std::string
   auto link = std::make_unique<RedisLink>(o);
   link->start(5s);
   return link;
-}
-
-Journal::Record create_record(const std::string& code) {
-  Journal::Record r;
-  r.kind = Journal::Record::Kind::kCreate;
-  r.code = code;
-  r.room.code = code;
-  r.room.game = "pinocchio";
-  r.room.seats = 2;
-  r.room.seed = 18446744073709551615ull;
-  r.room.settings = {{"turnSeconds", 30}};
-  r.room.created_ms = 1000;
-  r.room.deck_order = {3, 1, 2};
-  return r;
-}
-
-Journal::Record action_record(const std::string& code, std::size_t index, long long version) {
-  Journal::Record a;
-  a.kind = Journal::Record::Kind::kAction;
-  a.code = code;
-  a.index = index;
-  a.version = version;
-  a.action = {static_cast<int>(index % 2),
-              {{"type", "play"}, {"n", index}},
-              5000 + static_cast<std::int64_t>(index)};
-  return a;
 }
 
 class RedisJournalTest : public ::testing::Test {

@@ -37,16 +37,6 @@ class IoThread {
   std::thread thread_;
 };
 
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds patience = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + patience;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
-
 Connection::Options options_for(const RedisServer& redis, int db = 0) {
   Connection::Options o;
   std::string error;

@@ -9,6 +9,7 @@
 #include "engine/core/registry.hpp"
 #include "server/journal.hpp"
 #include "server/room.hpp"
+#include "tests/server/journal_records.hpp"
 #include "tests/server/server_fixture.hpp"
 
 namespace campfire::server::testing {
@@ -20,19 +21,6 @@ class JournalStore : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string dir_;
 };
-
-Journal::Record create_record(const std::string& code) {
-  Journal::Record r;
-  r.kind = Journal::Record::Kind::kCreate;
-  r.code = code;
-  r.room.code = code;
-  r.room.game = "pinocchio";
-  r.room.seats = 2;
-  r.room.seed = 18446744073709551615ull;  // the largest seed survives as text
-  r.room.settings = {{"turnSeconds", 30}};
-  r.room.created_ms = 1000;
-  return r;
-}
 
 TEST_F(JournalStore, RecordsSurviveReopeningInOrder) {
   std::vector<int> completions;
