@@ -310,8 +310,10 @@ class FibState final : public StateBase<FibState> {
     v["columns"] = columns();
     v["sideArea"] = std::move(side);
     v["passes"] = passes_;
-    v["dryRepeats"] = dry_repeats_;
     if (viewer >= 0 && viewer < kPlayers) {
+      // FF-20: a player can work out both hands once the pile is dry, a spectator cannot, so
+      // only the players see how often the position has come up.
+      v["dryRepeats"] = dry_repeats_;
       json hand = json::array();
       for (Card c : hands_[viewer]) hand.push_back(sc::code(c));
       v["hand"] = std::move(hand);

@@ -15,7 +15,7 @@
 //     be put into the side area.
 // Whoever empties their hand first wins.
 //
-// Choices (docs/rules/fib-fibonacci.md, FF-1..FF-19): seat 1 deals the first game; a joker may be
+// Choices (docs/rules/fib-fibonacci.md, FF-1..FF-20): seat 1 deals the first game; a joker may be
 // played whenever its player likes, but on an empty table it is the only play (rule 1, which also
 // outranks a pending rule-8 chance); every check uses effective values (a 4 keeps the value of
 // what it replaced, a 6 its declared value); a run is closed when capped or when its top value is
@@ -45,7 +45,9 @@
 //
 // Views: public are the table (bases, runs with their cards and effective values, columns), the
 // side area, the draw pile and hand counts, the last play, the rule-8 chance, passes and the
-// series score. A seat sees its own hand; nobody sees the draw pile or the other hand.
+// series score. A seat sees its own hand and how often the current dry position has come up
+// (FF-20: a spectator, who cannot work out the hands, does not); nobody sees the draw pile or
+// the other hand.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Fib-Fibonacci: the rules of docs/rules/fib-fibonacci.md (FF-1..FF-19), set up with deck orders.
+// Fib-Fibonacci: the rules of docs/rules/fib-fibonacci.md (FF-1..FF-20), set up with deck orders.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -688,6 +688,43 @@ TEST(FibFibonacci, ThirdRepetitionEndsTheGame) {
   EXPECT_EQ(view(m, 0)["handCounts"], json({12, 14}));
   EXPECT_EQ(m.state().result().winners, std::vector<Seat>{0});
   EXPECT_EQ(m.state().result().losers, std::vector<Seat>{1});
+}
+
+// FF-20: in the position of ThirdRepetitionEndsTheGame, both players see the repetition count
+// grow; a spectator, who cannot tell which hand holds which card, sees no count at all (only the
+// public ending). The count is all that differs between a spectator's view and a player's, hand
+// aside.
+TEST(FibFibonacci, SpectatorViewOfADryRepetitionHasNoCountAPlayersHas) {
+  Match m = start(deal({"X1", "X2", "5C", "7C", "8C"}, {"2D", "3D", "5D", "7D", "8D"}));
+  auto public_part = [](json v) {
+    v.erase("hand");
+    v.erase("dryRepeats");
+    return v;
+  };
+  auto expect_count = [&](int count) {
+    for (Seat s = 0; s < 2; ++s) {
+      SCOPED_TRACE("seat " + std::to_string(s));
+      const json v = view(m, s);
+      ASSERT_TRUE(v.contains("dryRepeats"));
+      EXPECT_EQ(v["dryRepeats"], count);
+      EXPECT_EQ(public_part(v), view(m, kSpectator));
+    }
+    EXPECT_FALSE(view(m, kSpectator).contains("dryRepeats"));
+  };
+  expect_count(0);  // the pile is not dry yet
+  play(m, 0, joker("X1"));
+  draw_everything(m);
+  ASSERT_EQ(current(m), 0);
+  expect_count(1);
+  const std::vector<std::pair<Seat, json>> cycle = {
+      {0, joker("X2")}, {1, kDrawMove}, {0, kPassMove}, {1, joker("X2")}, {0, kDrawMove},
+      {1, joker("X1")}, {0, kDrawMove}, {1, kPassMove}, {0, joker("X1")}, {1, kDrawMove}};
+  script(m, cycle);
+  expect_count(2);
+  script(m, cycle);
+  ASSERT_TRUE(m.state().over());
+  EXPECT_EQ(view(m, kSpectator)["lastGame"]["ending"], "repetition");
+  EXPECT_EQ(view(m, kSpectator)["result"], view(m, 0)["result"]);
 }
 
 // FF-9: a 4 may replace the side-area 8♠; the 4 lies there with no effect.
