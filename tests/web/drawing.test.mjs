@@ -5,7 +5,7 @@
 // are what a server would send.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, assertClean, DESKTOP } from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot, DESKTOP } from './harness.mjs';
 
 const env = useServerAndBrowser();
 let player;
@@ -21,7 +21,9 @@ before(async () => {
     root.id = 'drawn';
     root.style.height = '100%';  // as the app's own screen: the table is one screen high
     document.querySelector('main').replaceChildren(root);
-    const conn = { request: async () => ({}) };
+    // What the table sends is kept, so a test can see which move a click made.
+    window.sent = [];
+    const conn = { request: async (msg) => { window.sent.push(msg); return {}; } };
     let view = null;
     window.fresh = () => {
       view?.destroy();
@@ -316,3 +318,184 @@ for (const r of RESULTS) {
     assert.deepEqual(cells, r.cells);
   });
 }
+
+// ---------- What a first-time player notices ----------
+
+// Whether each point of an element's box (inset a little) is the element itself on screen, not
+// something drawn over it.
+async function uncovered(locator) {
+  return locator.evaluateAll((els) => els.map((el) => {
+    const r = el.getBoundingClientRect();
+    const points = [[0.5, 0.5], [0.15, 0.25], [0.85, 0.25], [0.15, 0.75], [0.85, 0.75]];
+    const hidden = points.filter(([fx, fy]) => {
+      const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+      return !hit || !(hit === el || el.contains(hit));
+    });
+    return { text: el.textContent, hidden: hidden.length };
+  }));
+}
+
+test('fib-fibonacci: every run name stays readable above a lifted card, and each run says what it needs', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.fresh());
+  // A 4 in hand makes every run card playable: lifted, ringed, and lifted further under the pointer.
+  const view = {
+    ...FF_VIEW,
+    hand: ['4C', '2C', '5D'],
+    runs: [
+      ...FF_VIEW.runs,
+      { base: 2, opening: 'A', cards: ['2H'], values: [2], closed: false, cappedBy: null },
+      { base: 2, opening: 'B', cards: ['2D', '3D', '5H', '8S'], values: [2, 3, 5, 8], closed: true, cappedBy: null, next: 13 },
+    ],
+    bases: [...FF_VIEW.bases, { card: 'X2', role: 'joker', caps: null }],
+    columns: [{ base: 0, A: [0, 2], B: [1] }, { base: 2, A: [3], B: [4] }],
+  };
+  view.runs[1] = { ...view.runs[1], cards: ['3H', '5C'], values: [3, 5], next: 8 };
+  const legal = [];
+  view.runs.forEach((r, run) => r.cards.forEach((_, position) => legal.push({ move: 'four', card: '4C', run, position })));
+  legal.push({ move: 'draw' });
+  await draw(state('fib-fibonacci', view, { legal, labels: legal.map((a) => (a.move === 'four' ? `swap 4C for a card of run ${a.run + 1}` : 'draw a card')) }));
+  assert.ok(await page.locator('.run-card .card.playable').count() >= 6, 'the run cards are playable');
+  for (const label of await uncovered(page.locator('.run-name'))) assert.equal(label.hidden, 0, `"${label.text}" is partly hidden`);
+  // The first card's top strip is all that shows of it under the cards laid on it.
+  await page.locator('.run[data-run="0"] .run-card .card').first().hover({ position: { x: 14, y: 8 } });
+  assert.ok(await page.locator('.run[data-run="0"] .run-card .card').first().evaluate((el) => el.matches(':hover')));
+  for (const label of await uncovered(page.locator('.run-name'))) assert.equal(label.hidden, 0, `"${label.text}" is partly hidden under the pointer`);
+  // Under each run, what it takes next, in words a newcomer reads without the rules.
+  const words = await page.locator('.run-next').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.closest('.run').dataset.run, e.textContent])));
+  assert.deepEqual(words, { 0: 'capped by a 6', 1: 'needs 8', 2: 'needs 2 or 3', 3: 'needs 3 or 5', 4: 'closed' });
+  for (const t of Object.values(words)) assert.doesNotMatch(t, /^(open|start)$/);
+  assert.match(await page.locator('.run[data-run="4"] .run-next').getAttribute('title'), /7 or more/);
+  assert.match(await page.locator('.fib-legend').textContent(), /sum of its last two/);
+  await page.setViewportSize(DESKTOP);
+});
+
+test('pinocchio: every stack says in words how many cards it has left to play', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const view = { phase: 'play', current: 0, stacks: [11, 10, 1], box: 1, noses: [0, 1, 0], pileSize: 3,
+    lastClaim: { by: 2, claim: 'red-hat', free: false, challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' };
+  await draw(state('pinocchio', view, { legal: [{ move: 'announce', colour: 'red', clothing: 'shoes' }], labels: ['say Red Shoes'] }));
+  for (const [seat, words] of [[0, '11 cards to play'], [1, '10 cards to play'], [2, '1 card to play']]) {
+    const stack = page.locator(`.seat[data-seat="${seat}"] .pino-stack`);
+    assert.equal(await stack.locator('.stack-words').textContent(), words);
+    assert.ok(await stack.locator('.stack-words').isVisible());
+    assert.equal(await stack.locator('.back-caption').textContent(), words.split(' ')[0], 'the number on the card is the one the words explain');
+  }
+  assert.doesNotMatch(await page.locator('.felt-info').textContent(), /\bbox\b/, 'the cards left in the box are called what they are');
+  assert.match(await page.locator('.felt-info').textContent(), /out of play\s*1/);
+});
+
+test('naked-gibbon: the leg and tail chips say they count burnmarks, and a fire bath is in the status line', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(2) }, {
+    legal: [{ move: 'spot-moult', card: '9S', slot: 2 }, { move: 'fire-bath' }, { move: 'hands-up', card: 'AH' }, { move: 'random' }],
+    labels: ['spot moult: Nine of Spades onto slot 3', 'fire bath: discard 3 hand cards and draw them again face up onto the table', 'hands up: Ace of Hearts 9 to 14', 'panic jump'],
+  }));
+  assert.equal(await page.locator('.my-area .gibbon-body .body-label').textContent(), 'burnmarks 1/3');
+  assert.ok(await page.locator('.my-area .gibbon-body .body-label').isVisible());
+  assert.match(await page.locator('.seat[data-seat="1"] .gibbon-body .body-label').textContent(), /^burnmarks 0\/3$/);
+  assert.match(await page.locator('.my-area .gibbon-body').getAttribute('title'), /burned tail loses the round/);
+  const status = await page.locator('.turn-line').textContent();
+  assert.match(status, /fire bath/, status);
+  assert.match(status, /spot moult/, status);
+  assert.equal(status, 'Your turn: the fire is at 9: jump with a hand card or take a panic jump; first you may spot moult or take a fire bath.');
+  // With only the fire bath on offer, the status line names it alone.
+  await draw(state('naked-gibbon', { ...NG_VIEW, fire: fire(2) }, {
+    version: 6, legal: [{ move: 'fire-bath' }, { move: 'random' }], labels: ['fire bath: discard 3 hand cards and draw them again face up onto the table', 'panic jump'],
+  }));
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: the fire is at 9: take a panic jump; first you may take a fire bath.');
+});
+
+// A sparse moment of each game at 1280x800: the middle of the table grows into the room it has
+// rather than leaving empty felt, and still never scrolls.
+const ROOMY = [
+  { game: 'tricky-tribes', players: [...PLAYERS, { seat: 3, name: 'Di', connected: true, bot: true, away: false }],
+    view: { phase: 'lead', round: 1, trick: 1, tricksPerRound: 9, leader: 0, endMode: 'target', target: 15, deck: 12, hiddenDiscards: 4,
+      handCounts: [9, 9, 9, 9], stackPoints: [0, 0, 0, 0], totals: [0, 0, 0, 0], stacks: [[], [], [], []], hand: ['5C', '2H', 'KH', '3S', '8S', '9S', 'JS', 'KS', 'AS'] } },
+  { game: 'naked-gibbon', view: { ...NG_VIEW, fire: fire(2) } },
+  { game: 'spider-monkey', view: SM_VIEW },
+  { game: 'pinocchio', view: { phase: 'play', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 2, lastClaim: { by: 2, claim: 'red-hat', free: false, challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' } },
+  { game: 'fib-fibonacci', view: { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], lastPlay: null } },
+];
+
+for (const r of ROOMY) {
+  test(`${r.game} at 1280x800: the table uses the room it has`, async () => {
+    const { page } = player;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.evaluate(() => window.fresh());
+    await draw(state(r.game, r.view, r.players ? { players: r.players } : {}));
+    const m = await page.evaluate(() => {
+      const top = document.querySelector('.table-top');
+      const box = top.getBoundingClientRect();
+      let low = Infinity;
+      let high = -Infinity;
+      for (const el of top.querySelectorAll('.opponents *, .felt *')) {
+        const e = el.getBoundingClientRect();
+        if (!e.width || !e.height) continue;
+        low = Math.min(low, e.top);
+        high = Math.max(high, e.bottom);
+      }
+      return { used: (high - low) / box.height, scrolls: top.scrollHeight > top.clientHeight + 1, fit: Number(document.querySelector('.board').dataset.fit) };
+    });
+    assert.ok(!m.scrolls, 'the middle of the table does not scroll');
+    assert.ok(m.fit > 1, `the middle is drawn larger than its smallest size (${m.fit})`);
+    assert.ok(m.used >= 0.7, `the drawing fills ${(m.used * 100).toFixed(0)}% of the table's height`);
+    await screenshot(page, `roomy-${r.game}-1280x800.png`);
+    await page.setViewportSize(DESKTOP);
+  });
+}
+
+test('tricky-tribes on a phone: every card of a nine-card hand shows its rank and suit, and can be tapped', async () => {
+  const { page } = player;
+  const players = [...PLAYERS, { seat: 3, name: 'Di', connected: true, bot: true, away: false }];
+  for (const size of [{ width: 390, height: 844 }, { width: 360, height: 780 }]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.fresh());
+    const view = { ...ROOMY[0].view };
+    const legal = view.hand.map((card) => ({ move: 'lead', card, faceUp: true }));
+    await draw(state('tricky-tribes', view, { players, legal, labels: legal.map((a) => `lead ${a.card} face up`) }));
+    const cards = page.locator('.my-area .hand .card');
+    assert.equal(await cards.count(), 9);
+    const seen = await cards.evaluateAll((els) => els.map((el) => {
+      const hitsCard = (x, y) => {
+        const hit = document.elementFromPoint(x, y);
+        return !!hit && (hit === el || el.contains(hit));
+      };
+      const r = el.getBoundingClientRect();
+      const corner = [...el.querySelectorAll('.corner.tl > *')].map((c) => {
+        const b = c.getBoundingClientRect();
+        const shown = [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]].every(([fx, fy]) => hitsCard(b.left + b.width * fx, b.top + b.height * fy));
+        return { text: c.textContent, size: parseFloat(getComputedStyle(c).fontSize), shown };
+      });
+      // How wide the card shows across its middle: a finger needs about 44px to hit it.
+      let exposed = 0;
+      for (let x = Math.ceil(r.left); x < r.right; x++) if (hitsCard(x, r.top + r.height / 2)) exposed++;
+      return {
+        label: el.getAttribute('aria-label'),
+        corner,
+        exposed,
+        centre: hitsCard(r.left + r.width / 2, r.top + r.height / 2),
+        width: r.width,
+        onScreen: r.left >= 0 && r.right <= window.innerWidth && r.top >= 0 && r.bottom <= window.innerHeight,
+      };
+    }));
+    for (const c of seen) {
+      assert.ok(c.onScreen, `${c.label} is on screen at ${size.width}x${size.height}`);
+      assert.ok(c.centre, `${c.label} can be tapped in its middle at ${size.width}x${size.height}`);
+      assert.ok(c.exposed >= 44, `${c.label} shows ${c.exposed}px of its width at ${size.width}x${size.height}`);
+      assert.equal(c.corner.length, 2);
+      for (const part of c.corner) {
+        assert.ok(part.shown, `the ${part.text} of the ${c.label} is covered at ${size.width}x${size.height}`);
+        assert.ok(part.size >= 8.5, `the ${part.text} of the ${c.label} is ${part.size}px`);
+      }
+    }
+    await screenshot(page, `hand-tricky-tribes-${size.width}x${size.height}.png`);
+    // Tapping a card plays it.
+    await cards.nth(4).click();
+    assert.deepEqual(await page.evaluate(() => window.sent.at(-1).action), { move: 'lead', card: '8S', faceUp: true });
+  }
+  await page.setViewportSize(DESKTOP);
+});

@@ -27,6 +27,12 @@ export class TableView {
     this.motion = new Motion();
     this.build();
     this.tick = setInterval(() => this.updateCountdown(), 200);
+    // A new window size, or an action bar that grows or shrinks, leaves the table another room.
+    this.resize = new ResizeObserver(() => {
+      cancelAnimationFrame(this.fitFrame);
+      this.fitFrame = requestAnimationFrame(() => this.fitTable());
+    });
+    this.resize.observe(this.board);
     // Escape closes an open choice of actions, or the talk drawer on a phone.
     this.onKey = (e) => {
       if (e.key !== 'Escape') return;
@@ -43,6 +49,8 @@ export class TableView {
   destroy() {
     document.removeEventListener('keydown', this.onKey);
     clearInterval(this.tick);
+    this.resize.disconnect();
+    cancelAnimationFrame(this.fitFrame);
     clearTimeout(this.flashTimer);
   }
 
@@ -254,6 +262,7 @@ export class TableView {
       if (this.result) this.board.append(this.resultPanel());
     }
     this.renderStatus();
+    this.fitTable();
     this.motion.play(this.board);
     this.updateCountdown();
     if (focusKey && !this.binder.menu) {
@@ -264,6 +273,25 @@ export class TableView {
 
   renderBarOnly() {
     this.binder.renderBar(this.bar);
+  }
+
+  // The table uses the room it has: the other seats and the middle of the table are drawn as
+  // large as they fit without scrolling (up to half as large again), so a wide or tall screen
+  // shows big cards rather than empty felt. Each drawing and each change of size fits again.
+  fitTable() {
+    const top = this.board.querySelector('.table-top');
+    if (!top) return;
+    const fits = () => top.scrollHeight <= top.clientHeight + 1 && top.scrollWidth <= top.clientWidth + 1;
+    let chosen = FIT_STEPS[FIT_STEPS.length - 1];
+    for (const step of FIT_STEPS) {
+      top.style.setProperty('--fit', String(step));
+      if (fits()) {
+        chosen = step;
+        break;
+      }
+    }
+    top.style.setProperty('--fit', String(chosen));
+    this.board.dataset.fit = String(chosen);
   }
 
   renderHead() {
@@ -502,6 +530,9 @@ export class TableView {
     return panel;
   }
 }
+
+// How large the middle of the table may be drawn, largest first.
+const FIT_STEPS = [1.5, 1.4, 1.3, 1.2, 1.1, 1];
 
 // Without a game's own words: the verbs of the labels, "draw, play or pass".
 export function genericPrompt(s) {

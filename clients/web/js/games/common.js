@@ -8,7 +8,13 @@ import { names } from '../words.js';
 // as a token, so a card you play flies from here to wherever it lands.
 export function frenchHand(ctx, cards, { label = 'Your hand', pred, title } = {}) {
   const list = cards || [];
-  const row = h('div.hand', { role: 'group', 'aria-label': label, style: { '--n': String(Math.max(list.length, 2)) } });
+  // On a phone a long hand goes into rows (at most six cards a row, at most three rows) instead
+  // of overlapping, so every card's corner stays readable and every card can be tapped.
+  const rows = Math.min(3, Math.ceil(list.length / 6));
+  const perRow = Math.max(1, Math.ceil(list.length / Math.max(rows, 1)));
+  const row = h(`div.hand${list.length > 6 ? '.many' : ''}`, {
+    role: 'group', 'aria-label': label, style: { '--n': String(Math.max(list.length, 2)), '--per-row': String(perRow) },
+  });
   list.forEach((code, i) => {
     const btn = frenchCard(code, { tag: 'button', attrs: { dataset: { key: `hand-${code}-${i}`, token: code } } });
     ctx.bind(btn, pred ? pred(code) : (a) => a.card === code, title ? title(code) : `Play the ${frenchWords(code)}`);

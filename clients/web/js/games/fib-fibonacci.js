@@ -35,18 +35,33 @@ function run(ctx, id) {
     ctx.bind(card, (a) => a.move === 'four' && a.run === id && a.position === k, `Take the ${frenchWords(c)} from run ${no}`);
     cards.append(h('div.run-card', null, card, h('span.value', { 'aria-hidden': 'true' }, String(r.values[k]))));
   });
-  let words;
-  if (r.cappedBy !== null && r.cappedBy !== undefined) words = 'restarted';
-  else if (r.closed) words = 'closed';
-  else if (!r.cards.length) words = 'start';
-  else words = r.next !== undefined ? `next ${r.next}` : 'open';
+  const need = runNeeds(r);
+  const words = need.short;
   const target = h('button.run-next', {
     type: 'button',
+    title: need.long,
     dataset: { key: `next-${id}` },
-    'aria-label': r.closed ? `run ${no}, closed` : `run ${no}: ${r.cards.length ? `add a card${r.next !== undefined ? `, needs ${r.next}` : ''}` : 'start it'}`,
+    'aria-label': `run ${no}: ${need.long}`,
   }, words);
   ctx.bind(target, (a) => (a.move === 'run' || a.move === 'restart') && a.run === id, `Run ${no}`);
   return h('div.run', { dataset: { run: String(id) } }, h('span.run-name', null, `run ${no}`), cards, target);
+}
+
+// What a run takes next, in the words of the rules (FF-5): a short form for its button and a
+// sentence for its tooltip and screen readers.
+export function runNeeds(r) {
+  const n = r.cards.length;
+  const v = r.values;
+  if (r.cappedBy !== null && r.cappedBy !== undefined) return { short: 'capped by a 6', long: 'capped by a restart 6: closed' };
+  if (r.closed) return { short: 'closed', long: `closed: its top card counts ${v[n - 1]}, and a run ends at 7 or more` };
+  if (n === 0) return { short: 'needs 2 or 3', long: 'empty: it starts with a 2 or a 3 (or a 6)' };
+  if (n === 1) {
+    const options = [3, 5].filter((x) => x > v[0]);
+    const say = options.join(' or ');
+    return { short: `needs ${say}`, long: `its second card is ${options.length > 1 ? 'a 3 or a 5' : 'a 5'} above the ${v[0]} (or a 6)` };
+  }
+  const next = r.next ?? v[n - 1] + v[n - 2];
+  return { short: `needs ${next}`, long: `the next card must count ${next}, the sum of the last two (a 6 counts as anything)` };
 }
 
 // One opening of a column: its run, and after every restart 6 the run that 6 opened.
@@ -98,13 +113,18 @@ export default {
     const pair = v.pairChance
       ? h('p.rule', null, `${v.pairChance.seat === ctx.me ? 'You' : ctx.name(v.pairChance.seat)} may pair the ${frenchWords(v.pairChance.partner)} with the ${frenchWords(v.pairChance.card)}.`)
       : null;
+    // What the words under the runs mean, once for the whole table.
+    const legend = (v.columns || []).length
+      ? h('p.fib-legend', null, 'Under each run: the card it needs next, the sum of its last two. A 6 fits anywhere; at 7 or more a run is closed.')
+      : null;
     return h('div.fib-center', null,
       h('div.fib-side', null,
         h('div.felt-info', null,
           v.seriesGames > 1 ? counter('game', `${v.game}/${v.seriesGames}`) : null,
           counter('turn', `${v.turn}/${v.turnLimit}`), v.passes ? counter('passes', v.passes) : null),
         pileOf('draw pile', draw),
-        pileOf('side area', (v.sideArea || []).length ? side : faceDownPile(0, 'side area'))),
+        pileOf('side area', (v.sideArea || []).length ? side : faceDownPile(0, 'side area')),
+        legend),
       h('div.fib-main', null, cols, pair));
   },
 

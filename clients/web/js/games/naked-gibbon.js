@@ -16,7 +16,12 @@ function body(ctx, seat) {
   const marks = v.burnmarks?.[seat] ?? 0;
   const limit = v.burnLimit ?? 3;
   const parts = limit <= 2 ? ['leg', 'tail'] : ['leg', 'leg', 'tail'];
-  const row = h('span.gibbon-body', { 'aria-label': `${plural(marks, 'burnmark')} of ${limit}: ${marks >= limit ? 'the tail is burned' : marks ? `${marks === 1 ? 'a leg' : 'both legs'} burned` : 'no burns'}` });
+  const row = h('span.gibbon-body', {
+    'aria-label': `${plural(marks, 'burnmark')} of ${limit}: ${marks >= limit ? 'the tail is burned' : marks ? `${marks === 1 ? 'a leg' : 'both legs'} burned` : 'no burns'}`,
+    title: `Each burnmark burns a part of the gibbon: ${limit <= 2 ? 'first a leg, then the tail' : 'first the legs, then the tail'}. A burned tail loses the round.`,
+  });
+  // The words say what the chips count: burnmarks so far against the limit that burns the tail.
+  row.append(h('span.body-label', { 'aria-hidden': 'true' }, `burnmarks ${marks}/${limit}`));
   parts.forEach((part, i) => row.append(h(`span.limb-state${i < marks ? '.burned' : ''}`, { 'aria-hidden': 'true' }, i < marks ? burnmark() : null, part)));
   return row;
 }
@@ -141,11 +146,17 @@ export default {
     const what = choices([
       kinds.has('hands-up') || kinds.has('back-flip') || kinds.has('side-flip') ? 'jump with a hand card' : null,
       kinds.has('chest-up') ? 'jump with a table card' : null,
-      kinds.has('random') ? 'take a panic jump from the deck' : null,
+      kinds.has('random') ? 'take a panic jump' : null,
       doubt.length ? `doubt ${doubt.join(' or ')}` : null,
-      kinds.has('spot-moult') || kinds.has('fire-bath') ? 'moult first' : null,
-    ]);
-    return fire ? `the fire is at ${fire}: ${what}` : `start a new fire: ${what}`;
+    ]).replace(/\.$/, '');
+    // Moulting comes first and is optional: each kind on offer is named.
+    const moults = [
+      kinds.has('spot-moult') ? 'spot moult' : null,
+      kinds.has('fire-bath') ? 'take a fire bath' : null,
+    ].filter(Boolean);
+    let todo = what;
+    if (moults.length) todo = what ? `${what}; first you may ${moults.join(' or ')}` : moults.join(' or ');
+    return `${fire ? `the fire is at ${fire}` : 'start a new fire'}: ${todo}.`;
   },
 
   doing(ctx, seats) {

@@ -5,6 +5,7 @@ import {
   pinocchioCard, pinocchioWords, cardBack, noseSvg, clothingIcon, PINOCCHIO_COLOURS, PINOCCHIO_CLOTHES,
 } from '../cards.js';
 import { counter } from './common.js';
+import { plural } from '../words.js';
 
 const SHOWN = 5;
 
@@ -42,6 +43,13 @@ function claimCard(ctx, c, index, latest) {
     verdict);
 }
 
+// The cards left over at the deal stay in the box, unseen: the counter says so on hover.
+function boxCounter(n) {
+  const el = counter('out of play', n);
+  el.title = 'Cards left over at the deal: they stay in the box, unseen, all game.';
+  return el;
+}
+
 function lastClaim(v) {
   const shown = shownClaims(v);
   return shown.length ? shown[shown.length - 1] : null;
@@ -53,7 +61,9 @@ export default {
     const stack = v.stacks?.[seat] ?? 0;
     return h('div.seat-info', null,
       h('div.seat-stats', null,
-        h('div.pino-stack', null, stack > 0 ? cardBack({ theme: 'pino-back', label: `${stack} cards in the stack`, caption: stack }) : h('span.empty', null, 'no cards')),
+        h('div.pino-stack', { title: 'A face-down stack: its top card is played next, unseen until then.' },
+          stack > 0 ? cardBack({ theme: 'pino-back', label: `stack: ${plural(stack, 'card')} to play`, caption: stack }) : null,
+          h('span.stack-words', { 'aria-hidden': 'true' }, stack > 0 ? `${plural(stack, 'card')} to play` : 'no cards left')),
         h('div.nose-row', null, noseSvg(v.noses?.[seat] ?? 0), h('span.nose-count', null, `nose ${v.noses?.[seat] ?? 0}`))));
   },
 
@@ -81,7 +91,7 @@ export default {
     let rule = '';
     if (v.phase === 'play') rule = v.mustMatch ? `The next claim must match ${pinocchioWords(v.mustMatch)} in colour or clothing.` : 'The next claim is free.';
     return h('div.pino-center', null,
-      h('div.felt-info', null, counter('pile', size), counter('box', v.box ?? 0), size > SHOWN ? h('span.muted', null, `latest ${shown.length} shown`) : null),
+      h('div.felt-info', null, counter('pile', size), boxCounter(v.box ?? 0), size > SHOWN ? h('span.muted', null, `latest ${shown.length} shown`) : null),
       claims,
       rule ? h('p.rule', null, rule) : null,
       answer.childElementCount ? answer : null);
