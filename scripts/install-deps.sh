@@ -12,10 +12,10 @@ packages=(
 # CAMPFIRE_DEPS=build installs only what compiling the server needs (the container's build
 # stage); the default also brings the test tools: clang for the fuzz targets, chromium with
 # node for the browser client's tests (a node that brings its own npm is kept as it is), tmux,
-# in which the terminal client's tests run it full screen, and redis-server for the cluster's
-# tests (each starts its own).
+# in which the terminal client's tests run it full screen, redis-server for the cluster's
+# tests (each starts its own), and pngquant, which keeps the README's screenshots small.
 if [[ "${CAMPFIRE_DEPS:-all}" != "build" ]]; then
-  packages+=(clang libclang-rt-14-dev chromium tmux redis-server)
+  packages+=(clang libclang-rt-14-dev chromium tmux redis-server pngquant)
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 fi
 
