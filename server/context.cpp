@@ -29,28 +29,58 @@ ServerContext::Bucket& ServerContext::refill(const std::string& address,
     const double elapsed = std::chrono::duration<double>(now - b.refilled).count();
     return std::min(burst, b.tokens + elapsed * per_second);
   };
-  // Forget addresses whose budget has grown back, so the map stays small.
+  // Forget addresses whose budget has grown back and that nothing waits on, so the map stays
+  // small.
   if (rejoin_buckets_.size() > 1024) {
-    std::erase_if(rejoin_buckets_, [&](const auto& entry) { return grown(entry.second) >= burst; });
+    std::erase_if(rejoin_buckets_, [&](const auto& entry) {
+      const Bucket& b = entry.second;
+      return b.in_flight == 0 && b.waiting.empty() && grown(b) >= burst;
+    });
   }
-  Bucket& b = rejoin_buckets_.try_emplace(address, Bucket{burst, now}).first->second;
+  Bucket& b = rejoin_buckets_.try_emplace(address, Bucket{burst, now, 0, {}}).first->second;
   b.tokens = grown(b);
   b.refilled = now;
   return b;
 }
 
-bool ServerContext::take_rejoin(const std::string& address) {
-  std::lock_guard lock(mutex_);
-  Bucket& b = refill(address, std::chrono::steady_clock::now());
-  if (b.tokens < 1.0) return false;
-  b.tokens -= 1.0;
-  return true;
+void ServerContext::ask_rejoin(const std::string& address, std::function<void(bool)> go) {
+  bool allowed = false;
+  {
+    std::lock_guard lock(mutex_);
+    Bucket& b = refill(address, std::chrono::steady_clock::now());
+    if (b.tokens >= 1.0) {
+      b.tokens -= 1.0;
+      ++b.in_flight;
+      allowed = true;
+    } else if (b.in_flight > 0) {
+      // The budget is held by rejoins being checked; if their tokens are right it comes back.
+      b.waiting.push_back(std::move(go));
+      return;
+    }
+  }
+  go(allowed);
 }
 
-void ServerContext::give_back_rejoin(const std::string& address) {
-  std::lock_guard lock(mutex_);
-  Bucket& b = refill(address, std::chrono::steady_clock::now());
-  b.tokens = std::min(config.bad_token_burst, b.tokens + 1.0);
+void ServerContext::rejoin_done(const std::string& address, bool wrong) {
+  std::vector<std::function<void(bool)>> allowed;
+  std::vector<std::function<void(bool)>> refused;
+  {
+    std::lock_guard lock(mutex_);
+    Bucket& b = refill(address, std::chrono::steady_clock::now());
+    --b.in_flight;
+    if (!wrong) b.tokens = std::min(config.bad_token_burst, b.tokens + 1.0);
+    std::size_t next = 0;
+    for (; next < b.waiting.size() && b.tokens >= 1.0; ++next) {
+      b.tokens -= 1.0;
+      ++b.in_flight;
+      allowed.push_back(std::move(b.waiting[next]));
+    }
+    b.waiting.erase(b.waiting.begin(), b.waiting.begin() + static_cast<std::ptrdiff_t>(next));
+    // Nothing left to wait for: the rest are over the budget.
+    if (b.in_flight == 0) refused.swap(b.waiting);
+  }
+  for (auto& go : allowed) go(true);
+  for (auto& go : refused) go(false);
 }
 
 void ServerContext::track(const std::shared_ptr<Client>& session, std::function<void()> close) {

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "server/client.hpp"
 #include "server/config.hpp"
@@ -62,10 +63,16 @@ class ServerContext {
   std::unique_ptr<Ticket> admit(const std::string& address);
 
   // Rejoin attempts per address, a token bucket (Config::bad_token_burst and
-  // bad_tokens_per_minute): each attempt takes a token, a rejoin that resumes a seat gives it
-  // back, so only wrong tokens use the budget and guessing is slow from any one address.
-  bool take_rejoin(const std::string& address);
-  void give_back_rejoin(const std::string& address);
+  // bad_tokens_per_minute) that only wrong tokens spend. A rejoin holds one unit of its
+  // address's budget while its room checks the token; a correct token gives the unit back.
+  // When every unit left is held by rejoins still being checked, a further rejoin waits for
+  // their answers instead of being refused: players behind one address who all rejoin at the
+  // same moment (after a restart, say) are never refused, while wrong guesses stay bounded.
+  // `go` is called once, from whichever thread settles it: with true when the rejoin may be
+  // tried (then rejoin_done must follow), with false when the budget is spent.
+  void ask_rejoin(const std::string& address, std::function<void(bool allowed)> go);
+  // The room answered a rejoin that was allowed: `wrong` spends the unit it held.
+  void rejoin_done(const std::string& address, bool wrong);
 
   // Live WebSocket sessions, so a shutdown can tell every one of them.
   void track(const std::shared_ptr<Client>& session, std::function<void()> close);
@@ -89,6 +96,8 @@ class ServerContext {
   struct Bucket {
     double tokens = 0;
     std::chrono::steady_clock::time_point refilled;
+    int in_flight = 0;  // allowed rejoins whose room has not answered yet
+    std::vector<std::function<void(bool)>> waiting;
   };
   Bucket& refill(const std::string& address, std::chrono::steady_clock::time_point now);
   std::map<std::string, Bucket> rejoin_buckets_;

@@ -44,7 +44,12 @@ WebSocketSession::WebSocketSession(TlsStream&& stream, ServerContext& ctx,
       tokens_(ctx.config.message_burst),
       refilled_(std::chrono::steady_clock::now()) {}
 
-WebSocketSession::~WebSocketSession() { ctx_.untrack(this); }
+WebSocketSession::~WebSocketSession() {
+  // Rejoins a closed room never answered hold budget: settle them as wrong (they were not
+  // shown to be right).
+  for (; rejoins_in_flight_ > 0; --rejoins_in_flight_) ctx_.rejoin_done(ticket_->address(), true);
+  ctx_.untrack(this);
+}
 
 void WebSocketSession::run(http::request<http::string_body> upgrade) {
   // Handshake and idle timeouts with keep-alive pings: a peer that vanished, or one that opens a
@@ -248,10 +253,19 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (type == "rejoin") {
       auto token = protocol::string_field(b, "token", 128);
       if (!token) return error(r.id, token.error().code, token.error().message);
-      if (!ctx_.take_rejoin(ticket_->address())) {
-        return error(r.id, "rate_limited", "too many wrong tokens from your address; wait");
-      }
-      return room->rejoin(shared_from_this(), name_, r.id, *token);
+      // Runs at once while the address has budget left; otherwise once the rejoins holding it
+      // are answered.
+      return ctx_.ask_rejoin(ticket_->address(), [self = shared_from_this(), room, id = r.id,
+                                                  name = name_, token = *token](bool allowed) {
+        boost::asio::dispatch(self->executor(), [self, room, id, name, token, allowed] {
+          if (!allowed) {
+            return self->error(id, "rate_limited", "too many wrong tokens from your address; wait");
+          }
+          if (self->closed_) return self->ctx_.rejoin_done(self->ticket_->address(), false);
+          ++self->rejoins_in_flight_;
+          room->rejoin(self, name, id, token);
+        });
+      });
     }
     return room->spectate(shared_from_this(), r.id);
   }
@@ -325,7 +339,10 @@ void WebSocketSession::evicted(const std::string& room) {
 }
 
 void WebSocketSession::rejoin_answered(bool resumed) {
-  if (resumed) ctx_.give_back_rejoin(ticket_->address());
+  boost::asio::post(executor(), [self = shared_from_this(), resumed] {
+    --self->rejoins_in_flight_;
+    self->ctx_.rejoin_done(self->ticket_->address(), !resumed);
+  });
 }
 
 void WebSocketSession::go_away() {

@@ -99,6 +99,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   std::string name_;
   std::string room_code_;
+  int rejoins_in_flight_ = 0;  // rejoins allowed by the address budget, not yet answered
 
   double tokens_;
   std::chrono::steady_clock::time_point refilled_;
