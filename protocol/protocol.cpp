@@ -28,8 +28,12 @@ Expected<Request> decode(std::string_view frame, json* id_out) {
   json body;
   bool too_deep = false;
   try {
-    body = json::parse(frame, [&](int depth, json::parse_event_t, json&) {
-      if (depth > kMaxDepth) too_deep = true;
+    // `depth` counts the containers around a value; an object or array about to open is reported
+    // at the depth of its parent, so it would be one level deeper than that.
+    body = json::parse(frame, [&](int depth, json::parse_event_t event, json&) {
+      const bool opens =
+          event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+      if (depth + (opens ? 1 : 0) > kMaxDepth) too_deep = true;
       return !too_deep;
     });
   } catch (const json::exception&) {

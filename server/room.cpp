@@ -946,17 +946,18 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
   });
 }
 
-void Room::chat(std::shared_ptr<Client> c, json id, std::string text) {
-  on_strand([this, c = std::move(c), id = std::move(id), text = std::move(text)] {
+void Room::chat(std::shared_ptr<Client> c, json id, std::string text, std::string name) {
+  on_strand([this, c = std::move(c), id = std::move(id), text = std::move(text),
+             name = std::move(name)] {
     const auto seat = seat_of(c.get());
     if (!seat && !is_spectator(c.get())) {
       return fail(c, id, "not_in_room", "you are not in room " + code_);
     }
-    std::string name = seat ? seats_[static_cast<std::size_t>(*seat)].name : "spectator";
+    const std::string& sender = seat ? seats_[static_cast<std::size_t>(*seat)].name : name;
     const Frame f = make_frame(dump({{"type", "chat"},
                                      {"room", code_},
                                      {"seat", seat ? json(*seat) : json(nullptr)},
-                                     {"name", name},
+                                     {"name", sender},
                                      {"text", text}}));
     for (const auto& s : seats_) {
       if (auto p = s.client.lock(); p && !s.bot) out(p, f);

@@ -86,7 +86,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat, std::string strategy);
   void start(std::shared_ptr<Client> c, json id);
   void action(std::shared_ptr<Client> c, json id, json action, std::optional<long long> version);
-  void chat(std::shared_ptr<Client> c, json id, std::string text);
+  // `name` is the sender's display name (a spectator has no seat to take it from).
+  void chat(std::shared_ptr<Client> c, json id, std::string text, std::string name);
   void sync(std::shared_ptr<Client> c, json id);
   void rename(std::shared_ptr<Client> c, std::string name);
   void disconnected(std::shared_ptr<Client> c);

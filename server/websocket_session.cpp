@@ -292,7 +292,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
       if (!raw) return error(r.id, raw.error().code, raw.error().message);
       auto text = protocol::clean_chat(*raw);
       if (!text) return error(r.id, text.error().code, text.error().message);
-      return room->chat(shared_from_this(), r.id, *text);
+      return room->chat(shared_from_this(), r.id, *text, name_);
     }
     auto action = b.find("action");
     if (action == b.end() || !action->is_object()) {

@@ -46,6 +46,22 @@ TEST(Decode, RefusesDeepNesting) {
   EXPECT_FALSE(decode(very_deep).ok());
 }
 
+// The page's limit is 16 levels, the message object being the first; an empty innermost array
+// counts as a level like any other.
+TEST(Decode, SixteenLevelsAreTheLimit) {
+  const auto nested = [](int levels) {
+    std::string s = R"({"type":"ping","x":)";
+    for (int i = 1; i < levels; ++i) s += "[";
+    for (int i = 1; i < levels; ++i) s += "]";
+    return s + "}";
+  };
+  EXPECT_TRUE(decode(nested(16)).ok()) << nested(16);
+  auto r = decode(nested(17));
+  ASSERT_FALSE(r.ok()) << nested(17);
+  EXPECT_EQ(r.error().code, "bad_json");
+  EXPECT_FALSE(decode(R"({"type":"ping","x":{"a":[1,{"b":[[[[[[[[[[[[{}]]]]]]]]]]]]}]}})").ok());
+}
+
 TEST(Decode, RefusesInvalidUtf8) {
   const std::string frame = "{\"type\":\"chat\",\"text\":\"\xff\xfe\"}";
   auto r = decode(frame);
@@ -81,7 +97,11 @@ TEST(Names, AreTrimmedAndBounded) {
   EXPECT_EQ(clean_name("   ").error().code, "bad_name");
   EXPECT_EQ(clean_name(std::string(25, 'a')).error().code, "bad_name");
   EXPECT_TRUE(clean_name(std::string(24, 'a')).ok());
-  EXPECT_EQ(clean_name("a\x01" "b").error().code, "bad_name");
+  EXPECT_EQ(clean_name("a\x01"
+                       "b")
+                .error()
+                .code,
+            "bad_name");
   EXPECT_EQ(clean_name("a\nb").error().code, "bad_name");
 }
 

@@ -121,5 +121,161 @@ TEST_F(Promises, WrongTokensSentAtOnceSpendTheBudgetAndNoMore) {
   EXPECT_EQ(r.value("code", ""), "rate_limited") << r.dump();
 }
 
+// "The first message must be `hello`. Until then every other request except `ping` gets
+// `error` `hello_first`."
+TEST_F(Promises, PingNeedsNoHelloButEverythingElseDoes) {
+  auto c = connect();
+  auto pong = c->request({{"type", "ping"}, {"id", "p"}});
+  ASSERT_TRUE(pong);
+  EXPECT_EQ((*pong)["type"], "pong") << pong->dump();
+  EXPECT_EQ((*pong)["id"], "p");
+  for (const char* type : {"list_games", "list_rooms", "create_room"}) {
+    auto r = c->request({{"type", type}});
+    ASSERT_TRUE(r) << type;
+    EXPECT_EQ(r->value("code", ""), "hello_first") << type << ": " << r->dump();
+  }
+}
+
+// "Frames larger than the server's limit (64 KiB by default) close the connection with WebSocket
+// close code 1009 (message too big)."
+TEST_F(Promises, AFrameOverTheLimitClosesWith1009) {
+  namespace beast = boost::beast;
+  namespace websocket = beast::websocket;
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::resolver resolver(ioc);
+  websocket::stream<beast::tcp_stream> ws(ioc);
+  beast::get_lowest_layer(ws).connect(
+      *resolver.resolve("127.0.0.1", std::to_string(port_)).begin());
+  ws.handshake("127.0.0.1", "/ws");
+  ws.write(boost::asio::buffer(std::string(R"({"type":"hello","protocol":1,"name":"Andrea"})")));
+  beast::flat_buffer buffer;
+  ws.read(buffer);  // welcome
+  buffer.consume(buffer.size());
+  const std::string big = R"({"type":"chat","text":")" + std::string(70 * 1024, 'x') + "\"}";
+  ws.write(boost::asio::buffer(big));
+  beast::get_lowest_layer(ws).expires_after(10s);
+  beast::error_code ec;
+  while (!ec) ws.read(buffer, ec);
+  EXPECT_EQ(ec, websocket::error::closed) << ec.message();
+  EXPECT_EQ(ws.reason().code, websocket::close_code::too_big);
+}
+
+// "JSON nested deeper than 16 levels gets `error` `bad_json`" (the message object is the first
+// level), even when the innermost array is empty.
+TEST_F(Promises, NestingDeeperThanSixteenLevelsIsRefused) {
+  Player a = player("Andrea");
+  const auto nested = [](int levels) {
+    json inner = json::array();
+    for (int i = 2; i < levels; ++i) inner = json::array({inner});
+    return json{{"type", "ping"}, {"x", inner}};
+  };
+  const json ok = a.request(nested(16));
+  EXPECT_EQ(ok.value("type", ""), "pong") << ok.dump();
+  a.conn->send_text(nested(17).dump());
+  const json refused = a.wait_type("error");
+  EXPECT_EQ(refused.value("code", ""), "bad_json") << refused.dump();
+}
+
+// "Any request may carry an `id` (a number, or a string of up to 64 characters)"; a longer one
+// gets `bad_request` saying so, without an `id` (it could not be echoed).
+TEST_F(Promises, AnIdOver64CharactersIsRefusedSayingSo) {
+  Player a = player("Andrea");
+  const json fits = a.request({{"type", "ping"}, {"id", std::string(64, 'i')}});
+  EXPECT_EQ(fits.value("type", ""), "pong") << fits.dump();
+  a.conn->send({{"type", "ping"}, {"id", std::string(65, 'i')}});
+  const json refused = a.wait_type("error");
+  EXPECT_EQ(refused.value("code", ""), "bad_request") << refused.dump();
+  EXPECT_FALSE(refused.contains("id")) << refused.dump();
+  EXPECT_NE(refused.value("message", "").find("64"), std::string::npos) << refused.dump();
+}
+
+// "`seat` is `null` for a spectator", and `name` is the display name the spectator gave in
+// `hello`, like everyone else's.
+TEST_F(Promises, ASpectatorsChatCarriesTheirName) {
+  Player a = player("Andrea");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}});
+  Player w = player("Walter");
+  const json s = w.request({{"type", "spectate"}, {"room", a.room}});
+  ASSERT_EQ(s.value("type", ""), "spectating") << s.dump();
+  const json ok = w.request({{"type", "chat"}, {"room", a.room}, {"text", "good luck"}});
+  EXPECT_EQ(ok.value("type", ""), "ok") << ok.dump();
+  const json heard = a.wait_type("chat");
+  EXPECT_EQ(heard["name"], "Walter") << heard.dump();
+  EXPECT_TRUE(heard["seat"].is_null()) << heard.dump();
+  EXPECT_EQ(heard["text"], "good luck");
+}
+
+// "A game still being played answers `409` (...); a server started with `--test-mode` shows it."
+TEST_F(Promises, AGameInPlayIsAReplayOnlyInTestMode) {
+  Player a = player("Andrea");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 3}});
+  ASSERT_EQ(a.request({{"type", "add_bot"}, {"room", a.room}}).value("type", ""), "ok");
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}}).value("type", ""), "ok");
+  const auto [status, body] = http_get(port_, "/api/replays/" + a.room);
+  ASSERT_EQ(status, 200) << body;
+  const json replay = json::parse(body);
+  EXPECT_EQ(replay["status"], "playing") << body;
+  EXPECT_TRUE(replay["log"].is_array());
+
+  Config c = test_config();
+  c.test_mode = false;
+  start_server(c);
+  Player b = player("Bella");
+  create(b, {{"game", "pinocchio"}, {"seats", 2}});
+  ASSERT_EQ(b.request({{"type", "add_bot"}, {"room", b.room}}).value("type", ""), "ok");
+  ASSERT_EQ(b.request({{"type", "start"}, {"room", b.room}}).value("type", ""), "ok");
+  const auto [refused, why] = http_get(port_, "/api/replays/" + b.room);
+  EXPECT_EQ(refused, 409) << why;
+}
+
+// The replay "holds the game, seat count, options, the seed (a decimal string), the deck order
+// when the room was created with one (`deckOrder`, test mode)": a seeded room's replay has the
+// seed that re-deals it and no deck order.
+TEST_F(Promises, AReplayHoldsTheSeedAndTheDeckOrderOnlyWhenOneWasGiven) {
+  Player a = player("Andrea");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 77}});
+  auto [status, body] = http_get(port_, "/api/replays/" + a.room);
+  ASSERT_EQ(status, 200) << body;
+  json replay = json::parse(body);
+  EXPECT_EQ(replay["seed"], "77") << body;
+  EXPECT_FALSE(replay.contains("deckOrder")) << body;
+}
+
+// "`botTakeover` (default false)": a seat whose player stays away past the grace period is not
+// played by a bot unless the room asked for it. Two rooms lose a player, the default one first;
+// once the other room's bot has taken over, the default room's grace period is over too.
+TEST_F(Promises, BotTakeoverIsOffByDefault) {
+  Config c = test_config();
+  c.disconnect_grace_s = 0.3;
+  start_server(c);
+  Player a = player("Andrea");
+  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}});
+  Player b = player("Bella");
+  join(b, a.room);
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}}).value("type", ""), "ok");
+  Player t = player("Teresa");
+  create(t,
+         {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}, {"timers", {{"botTakeover", true}}}});
+  Player u = player("Ugo");
+  join(u, t.room);
+  ASSERT_EQ(t.request({{"type", "start"}, {"room", t.room}}).value("type", ""), "ok");
+
+  b.conn->close();
+  a.wait_for([](const json& m) {
+    return m.value("type", "") == "state" && m["players"][1].value("connected", true) == false;
+  });
+  u.conn->close();
+  t.wait_for([](const json& m) {
+    return m.value("type", "") == "event" && m["event"].value("type", "") == "bot_takeover";
+  });
+  const json ok = a.request({{"type", "sync"}, {"room", a.room}});
+  ASSERT_EQ(ok.value("type", ""), "ok") << ok.dump();
+  const json st = a.wait_for([&](const json& m) {
+    return m.value("type", "") == "state" && m["version"] == ok["version"];
+  });
+  EXPECT_FALSE(st["players"][1].value("away", true)) << st.dump();
+  EXPECT_FALSE(st["players"][1].value("connected", true)) << st.dump();
+}
+
 }  // namespace
 }  // namespace campfire::server::testing

@@ -140,5 +140,23 @@ TEST_F(SpiderMonkeyOverTheWire, TwoRightSlapsBothCount) {
   EXPECT_EQ(pile[pile.size() - 1], first == 1 ? "7S" : "7H");
 }
 
+// PROTOCOL.md: the state's `window` is the open window's clock; a view may describe the same
+// window in the game's terms (here its full length, `millis`) under the same `id` and `name`.
+TEST_F(SpiderMonkeyOverTheWire, TheViewsWindowIsTheStatesWindowInTheGamesTerms) {
+  open_slap_window(9000);
+  if (HasFatalFailure()) return;
+  const json st = ps[2].wait_for([](const json& m) {
+    return m["type"] == "state" && !m["window"].is_null() && m["window"]["name"] == "slap";
+  });
+  const json& clock = st["window"];
+  const json& described = st["view"]["window"];
+  ASSERT_TRUE(described.is_object()) << st["view"].dump();
+  EXPECT_EQ(described["id"], clock["id"]);
+  EXPECT_EQ(described["name"], clock["name"]);
+  EXPECT_EQ(described["millis"], 9000);
+  EXPECT_LE(clock["remainingMs"].get<long long>(), 9000);
+  EXPECT_TRUE(clock["endsAt"].is_number_integer()) << clock.dump();
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
