@@ -209,7 +209,7 @@ class FibState final : public StateBase<FibState> {
         r.losers.push_back(s);
       }
     }
-    if (series_games_ > 1) r.scores = won;
+    r.scores = won;  // games won, also when the series is one game
     return r;
   }
 

@@ -251,9 +251,8 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
       if (standing[s] == 0) r.winners.push_back(s);
     }
     r.losers.push_back(round_loser_);
-    if (cfg_.losses_to_end > 1) {
-      for (const Gibbon& g : gibbons()) r.scores.push_back(g.losses);
-    }
+    // Scores in the game's terms: each gibbon's losses (fewer is better), also for one round.
+    for (const Gibbon& g : gibbons()) r.scores.push_back(g.losses);
     return r;
   }
 

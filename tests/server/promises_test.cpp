@@ -277,5 +277,53 @@ TEST_F(Promises, BotTakeoverIsOffByDefault) {
   EXPECT_FALSE(st["players"][1].value("connected", true)) << st.dump();
 }
 
+// "Every game's `result` has the same four fields": each game, played to its end against server
+// bots by a client that sends the first legal action of every state, ends with `winners`,
+// `losers`, `places` and `scores` in its final state and in `game_over`.
+TEST_F(Promises, EveryGamesResultHasTheSameFields) {
+  Player a = player("Andrea");
+  const json games = a.request({{"type", "list_games"}})["games"];
+  ASSERT_GE(games.size(), 5u);
+  for (const json& game : games) {
+    const std::string id = game["id"];
+    const int seats = game["minSeats"];
+    create(a, {{"game", id}, {"seats", seats}, {"seed", 11}});
+    for (int s = 1; s < seats; ++s) {
+      ASSERT_EQ(a.request({{"type", "add_bot"}, {"room", a.room}}).value("type", ""), "ok") << id;
+    }
+    ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}}).value("type", ""), "ok") << id;
+    json final_state;
+    json over;
+    long long acted = -1;
+    for (int messages = 0; over.is_null() && messages < 200000; ++messages) {
+      const auto m = a.conn->receive(10s);
+      ASSERT_TRUE(m) << id << ": the game did not end";
+      if (m->value("room", "") != a.room) continue;
+      if ((*m)["type"] == "game_over") over = *m;
+      if ((*m)["type"] != "state") continue;
+      final_state = *m;
+      if (!(*m)["legal"].empty() && (*m)["version"].get<long long>() > acted) {
+        acted = (*m)["version"];
+        a.conn->send({{"type", "action"},
+                      {"room", a.room},
+                      {"version", acted},
+                      {"action", (*m)["legal"][0]}});
+      }
+    }
+    ASSERT_FALSE(over.is_null()) << id;
+    ASSERT_EQ(final_state["status"], "over") << id;
+    EXPECT_EQ(final_state["result"], over["result"]) << id;
+    const json& r = over["result"];
+    for (const char* field : {"winners", "losers", "places", "scores"}) {
+      ASSERT_TRUE(r.contains(field) && r[field].is_array())
+          << id << " has no " << field << ": " << r.dump();
+    }
+    EXPECT_EQ(r["places"].size(), static_cast<std::size_t>(seats)) << id << ": " << r.dump();
+    EXPECT_EQ(r["scores"].size(), static_cast<std::size_t>(seats)) << id << ": " << r.dump();
+    EXPECT_FALSE(r["winners"].empty()) << id << ": " << r.dump();
+    for (const json& w : r["winners"]) EXPECT_EQ(r["places"][w.get<std::size_t>()], 1) << id;
+  }
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
