@@ -35,6 +35,21 @@ TEST_F(PythonBot, FinishesAGameAgainstServerBots) {
   EXPECT_EQ(bot.output().find("refused"), std::string::npos) << bot.output();
 }
 
+// PROTOCOL.md "Writing a bot": act once per decision and wait for the reply. Tricky Tribes'
+// exchange is simultaneous and the server bots answer at once, so the states of their moves reach
+// the bot while its own move is on its way; acting on those again used to draw two dozen
+// `stale` refusals a game.
+TEST_F(PythonBot, ActsOncePerDecisionInSimultaneousPhases) {
+  for (const char* seed : {"1", "2", "3"}) {
+    Process bot(
+        python_args({"--game", "tricky-tribes", "--seats", "4", "--fill-bots", "--seed", seed}));
+    ASSERT_EQ(bot.wait(60s), 0) << bot.output();
+    EXPECT_NE(bot.output().find("game over: seat 0 placed "), std::string::npos) << bot.output();
+    EXPECT_GT(lines_starting(bot.output(), "> ").size(), 20u) << bot.output();
+    EXPECT_EQ(bot.output().find("refused"), std::string::npos) << bot.output();
+  }
+}
+
 TEST_F(PythonBot, PlaysAgainstTheReferenceBot) {
   Process python(python_args({"--seats", "2", "--seed", "2"}));
   std::string room;

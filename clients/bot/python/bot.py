@@ -32,6 +32,7 @@ class Bot:
         self.token = None
         self.seat = None
         self.acted_version = -1
+        self.pending = None  # id of our action waiting for its reply
         self.start_sent = False
         self.last_send = 0.0
 
@@ -44,15 +45,18 @@ class Bot:
         self.last_send = time.monotonic()
         await ws.send(json.dumps(message))
 
+    def fresh_id(self):
+        self.next_id += 1
+        return self.next_id
+
     async def request(self, ws, message):
         """Sends a request and waits for the reply with the same id; pushes in between are
         handled as they come."""
-        self.next_id += 1
-        message["id"] = self.next_id
+        message["id"] = self.fresh_id()
         await self.send(ws, message)
         while True:
             reply = json.loads(await ws.recv())
-            if reply.get("id") == self.next_id:
+            if reply.get("id") == message["id"]:
                 if reply["type"] == "error":
                     raise Refused(f"{message['type']}: {reply['code']}: {reply['message']}")
                 return reply
@@ -92,18 +96,30 @@ class Bot:
                     and None not in message["players"]):
                 self.start_sent = True
                 await self.send(ws, {"type": "start", "room": self.room})
-            # Act once per state version, and only when there is something to choose.
-            if message["legal"] and message["version"] > self.acted_version:
+            # Act once per decision: never while our last action awaits its reply, and only on a
+            # state at least as new as the one that action produced. In a simultaneous phase or
+            # a window other seats' moves bring new states that still offer the choice we just
+            # made; acting on them again would only be refused as stale.
+            if (message["legal"] and self.pending is None
+                    and message["version"] > self.acted_version):
                 self.acted_version = message["version"]
                 i = self.rng.randrange(len(message["legal"]))
                 print(">", message["labels"][i], flush=True)
-                await self.send(ws, {"type": "action", "room": self.room,
+                self.pending = self.fresh_id()
+                await self.send(ws, {"type": "action", "id": self.pending, "room": self.room,
                                      "version": message["version"],
                                      "action": message["legal"][i]})
+        elif kind == "ok" and message.get("id") == self.pending:
+            # The state of the version our move produced (or a later one) is the next to act on.
+            self.pending = None
+            self.acted_version = message["version"] - 1
         elif kind == "error":
             print("refused:", message["code"], message["message"], flush=True)
             if message["code"] == "replaced":
                 raise Refused("our seat was resumed elsewhere")
+            if message.get("id") == self.pending:
+                self.pending = None
+            # Look again: act on the fresh state the sync brings.
             self.acted_version = -1
             await self.send(ws, {"type": "sync", "room": self.room})
         return None
@@ -120,9 +136,10 @@ class Bot:
             except websockets.ConnectionClosed:
                 print("connection lost; rejoining", flush=True)
                 ws = await self.connect()
+                self.pending = None
+                self.acted_version = -1
                 await self.request(ws, {"type": "rejoin", "room": self.room,
                                         "token": self.token})
-                self.acted_version = -1
 
 
 def main():
