@@ -125,10 +125,11 @@ TEST_F(Promises, WrongTokensSentAtOnceSpendTheBudgetAndNoMore) {
 // `error` `hello_first`."
 TEST_F(Promises, PingNeedsNoHelloButEverythingElseDoes) {
   auto c = connect();
-  auto pong = c->request({{"type", "ping"}, {"id", "p"}});
+  c->send({{"type", "ping"}, {"id", "p"}});
+  auto pong = c->receive(5s);
   ASSERT_TRUE(pong);
   EXPECT_EQ((*pong)["type"], "pong") << pong->dump();
-  EXPECT_EQ((*pong)["id"], "p");
+  EXPECT_EQ((*pong)["id"], "p") << pong->dump();
   for (const char* type : {"list_games", "list_rooms", "create_room"}) {
     auto r = c->request({{"type", type}});
     ASSERT_TRUE(r) << type;
@@ -154,10 +155,11 @@ TEST_F(Promises, AFrameOverTheLimitClosesWith1009) {
   const std::string big = R"({"type":"chat","text":")" + std::string(70 * 1024, 'x') + "\"}";
   ws.write(boost::asio::buffer(big));
   beast::get_lowest_layer(ws).expires_after(10s);
+  // The read ends with the close (or with the socket the server shut after it); the close frame
+  // that came first carries the code either way.
   beast::error_code ec;
   while (!ec) ws.read(buffer, ec);
-  EXPECT_EQ(ec, websocket::error::closed) << ec.message();
-  EXPECT_EQ(ws.reason().code, websocket::close_code::too_big);
+  EXPECT_EQ(ws.reason().code, websocket::close_code::too_big) << ec.message();
 }
 
 // "JSON nested deeper than 16 levels gets `error` `bad_json`" (the message object is the first
@@ -262,7 +264,8 @@ TEST_F(Promises, BotTakeoverIsOffByDefault) {
 
   b.conn->close();
   a.wait_for([](const json& m) {
-    return m.value("type", "") == "state" && m["players"][1].value("connected", true) == false;
+    return m.value("type", "") == "state" && m["players"][1].is_object() &&
+           m["players"][1].value("connected", true) == false;
   });
   u.conn->close();
   t.wait_for([](const json& m) {
