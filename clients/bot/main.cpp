@@ -64,6 +64,7 @@ class Bot {
     token_.clear();
     seat_ = -1;
     acted_version_ = -1;
+    pending_.clear();
     actions_sent_ = 0;
     dropped_once_ = false;
     start_sent_ = false;
@@ -132,6 +133,7 @@ class Bot {
         must({{"type", "rejoin"}, {"room", room_}, {"token", token_}});
         say("rejoined room " + room_ + " as seat " + std::to_string(seat_));
         acted_version_ = -1;
+        pending_.clear();
         return;
       } catch (const std::exception& e) {
         if (attempt == 10) throw Failure(std::string("cannot rejoin: ") + e.what());
@@ -174,13 +176,19 @@ class Bot {
         say("* " + message->at("event").value("text", ""));
       } else if (type == "chat") {
         say(message->value("name", "?") + ": " + message->value("text", ""));
+      } else if (type == "ok") {
+        on_ok(*message);
       } else if (type == "error") {
         on_error(*message);
       }
     }
   }
 
-  // Acts when the state asks for it, at most once per version; returns the result once over.
+  // Acts once per decision (PROTOCOL.md, "Writing a bot"): never while its last action waits for
+  // its reply, and then only on a state at least as new as the version that action produced. In
+  // a simultaneous phase or a window the other seats' moves bring states that still offer the
+  // choice just made; acting on them again would only be refused as stale. Returns the result
+  // once the game is over.
   std::optional<json> on_state(const json& state) {
     const std::string status = state.value("status", "");
     if (status == "over" && state.contains("result")) return state["result"];
@@ -196,7 +204,9 @@ class Bot {
     }
     const json& legal = state["legal"];
     const long long version = state.value("version", 0LL);
-    if (status != "playing" || legal.empty() || version <= acted_version_) return std::nullopt;
+    if (status != "playing" || legal.empty() || !pending_.empty() || version <= acted_version_) {
+      return std::nullopt;
+    }
     const std::size_t pick = strategy_->choose(state["view"], legal, rng_);
     acted_version_ = version;
     if (!flags_.quiet) {
@@ -205,8 +215,9 @@ class Bot {
                 << (pick < labels.size() ? labels[pick].get<std::string>() : legal[pick].dump())
                 << std::endl;
     }
+    pending_ = "act-" + std::to_string(version);
     send({{"type", "action"},
-          {"id", "act-" + std::to_string(version)},
+          {"id", pending_},
           {"room", room_},
           {"version", version},
           {"action", legal[pick]}});
@@ -219,8 +230,23 @@ class Bot {
     return std::nullopt;
   }
 
+  // The reply to our action names the version it produced: the state of that version (or a later
+  // one) is the next to act on; states that came before the reply are already out of date.
+  bool answers_pending(const json& reply) const {
+    const auto id = reply.find("id");
+    return !pending_.empty() && id != reply.end() && id->is_string() &&
+           id->get_ref<const std::string&>() == pending_;
+  }
+
+  void on_ok(const json& ok) {
+    if (!answers_pending(ok)) return;
+    pending_.clear();
+    acted_version_ = ok.value("version", 0LL) - 1;
+  }
+
   void on_error(const json& error) {
     const std::string code = error.value("code", "");
+    if (answers_pending(error)) pending_.clear();
     if (code == "replaced") throw Failure("our seat was taken over by another connection");
     // A refused action (a window closed, the room moved on) is answered by the next state; ask
     // for one so a lost update cannot leave the bot waiting, and allow acting on it again.
@@ -258,6 +284,7 @@ class Bot {
   bool creator_ = false;
   bool start_sent_ = false;
   long long acted_version_ = -1;
+  std::string pending_;  // the id of our action while it waits for its reply
   int actions_sent_ = 0;
   bool dropped_once_ = false;
   int refusals_ = 0;

@@ -109,6 +109,21 @@ TEST_F(CampfireBot, SameSeedsPlayTheSameGame) {
   EXPECT_EQ(parse_result(first.output(), 4)["result"], parse_result(second.output(), 4)["result"]);
 }
 
+// PROTOCOL.md "Writing a bot": act once per decision and wait for the reply. Tricky Tribes'
+// exchange is simultaneous and the server bots answer at once, so the states their moves bring
+// reach the bot while its own move is on its way, still offering the choice it just made; acting
+// on every new state drew `stale` refusals.
+TEST_F(CampfireBot, ActsOncePerDecisionInSimultaneousPhases) {
+  for (const char* deal : {"1", "2", "3"}) {
+    Process bot(bot_args({"--game", "tricky-tribes", "--seats", "4", "--fill-bots", "--seed",
+                          deal, "--deal-seed", deal}));
+    ASSERT_EQ(bot.wait(60s), 0) << bot.output();
+    parse_result(bot.output(), 4);
+    EXPECT_GT(lines_starting(bot.output(), "> ").size(), 20u) << bot.output();
+    EXPECT_EQ(bot.output().find("refused"), std::string::npos) << bot.output();
+  }
+}
+
 TEST_F(CampfireBot, PlaysSeveralGamesInARow) {
   Process bot(bot_args({"--seats", "2", "--fill-bots", "--games", "3", "--quiet"}));
   ASSERT_EQ(bot.wait(30s), 0) << bot.output();
