@@ -109,7 +109,7 @@ class Bot:
                 await self.send(ws, {"type": "action", "id": self.pending, "room": self.room,
                                      "version": message["version"],
                                      "action": message["legal"][i]})
-        elif kind == "ok" and message.get("id") == self.pending:
+        elif kind == "ok" and self.pending is not None and message.get("id") == self.pending:
             # The state of the version our move produced (or a later one) is the next to act on.
             self.pending = None
             self.acted_version = message["version"] - 1
@@ -117,7 +117,7 @@ class Bot:
             print("refused:", message["code"], message["message"], flush=True)
             if message["code"] == "replaced":
                 raise Refused("our seat was resumed elsewhere")
-            if message.get("id") == self.pending:
+            if self.pending is not None and message.get("id") == self.pending:
                 self.pending = None
             # Look again: act on the fresh state the sync brings.
             self.acted_version = -1
