@@ -310,11 +310,24 @@ TEST_F(CampfireCliScreen, ResizingRedraws) {
   const auto prompt_last = [](const std::vector<std::string>& rows) {
     return !rows.empty() && rows.back().rfind(">", 0) == 0;
   };
+  const auto shows = [](const std::vector<std::string>& rows, const std::string& part) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [&part](const std::string& r) { return has(r, part); });
+  };
+  // The client clears and draws the screen in several writes (and the bots keep playing), so a
+  // capture can catch a redraw half done: wait for the whole picture (table, panes and prompt)
+  // at the new size, and check that one capture.
+  const auto joined = [](const std::vector<std::string>& rows) {
+    std::string out;
+    for (const auto& r : rows) out += r + "\n";
+    return out;
+  };
   t.resize(132, 43);
   auto rows = t.wait_rows([&](const std::vector<std::string>& r) {
-    return r.size() == 43u && prompt_last(r) && events_beyond(r, 80);
+    return r.size() == 43u && prompt_last(r) && events_beyond(r, 80) && shows(r, "(you)") &&
+           shows(r, "fire number");
   });
-  std::string s = t.screen();
+  std::string s = joined(rows);
   ASSERT_EQ(rows.size(), 43u) << s;
   EXPECT_TRUE(prompt_last(rows)) << s;
   EXPECT_TRUE(has(rows.front(), "Naked Gibbon")) << s;
@@ -322,11 +335,13 @@ TEST_F(CampfireCliScreen, ResizingRedraws) {
   EXPECT_TRUE(has(s, "fire number")) << s;
   t.resize(80, 24);
   rows = t.wait_rows([&](const std::vector<std::string>& r) {
-    return r.size() == 24u && prompt_last(r) && !events_beyond(r, 80);
+    return r.size() == 24u && prompt_last(r) && shows(r, "│── events") && !events_beyond(r, 80) &&
+           shows(r, "(you)");
   });
-  s = t.screen();
+  s = joined(rows);
   ASSERT_EQ(rows.size(), 24u) << s;
   EXPECT_TRUE(prompt_last(rows)) << s;
+  EXPECT_TRUE(shows(rows, "│── events")) << s;
   EXPECT_FALSE(events_beyond(rows, 80)) << s;
   EXPECT_TRUE(has(s, "(you)")) << s;
 }
