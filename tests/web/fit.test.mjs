@@ -4,7 +4,7 @@
 // Cards we play fly to where they land, unless the user asks for reduced motion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, assertClean, screenshot, play, long } from './harness.mjs';
+import { useServerAndBrowser, startWithBots, assertClean, screenshot, play, long } from './harness.mjs';
 
 const SIZES = [{ width: 1280, height: 800 }, { width: 1366, height: 768 }, { width: 390, height: 844 }];
 const TURNS = long ? 15 : 9;
@@ -18,18 +18,6 @@ const GAMES = [
 ];
 
 const env = useServerAndBrowser();
-
-async function reachTable(player, game, seats) {
-  const { page } = player;
-  await page.goto(`${player.server.url}/`);
-  const form = page.locator(`form[data-game="${game}"]`);
-  await form.locator('select[name=seats]').selectOption(String(seats));
-  await form.locator('button[type=submit]').click();
-  await page.getByRole('button', { name: 'Fill with bots' }).click();
-  await page.waitForSelector('button[data-key=start]:not([disabled])');
-  await page.locator('button[data-key=start]').click();
-  await page.waitForSelector('.board[data-status=playing]');
-}
 
 // Everything we need to play, measured in one look at the page.
 function measure() {
@@ -76,7 +64,7 @@ for (const g of GAMES) {
     const player = await env.player('Fay', SIZES[0]);
     const { page } = player;
     try {
-      await reachTable(player, g.id, g.seats);
+      await startWithBots(player.page, env.server.url, g.id, g.seats);
       let turns = 0;
       const deadline = Date.now() + (long ? 480000 : 140000);
       while (turns < TURNS && !(await page.locator('.result').count())) {
@@ -140,7 +128,7 @@ for (const reduced of [false, true]) {
     const player = await env.player('Mo', SIZES[0], { reducedMotion: reduced ? 'reduce' : 'no-preference' });
     const { page } = player;
     try {
-      await reachTable(player, 'tricky-tribes', 3);
+      await startWithBots(player.page, env.server.url, 'tricky-tribes', 3);
       const moves = await playSome(page, 4);
       assert.ok(moves >= 2, `${moves} cards played`);
       const m = await page.evaluate(() => window.campfire.motion());

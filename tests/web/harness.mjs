@@ -157,6 +157,20 @@ export async function createRoom(player, game, seats) {
   return code;
 }
 
+// From the lobby's card for `game`: a room of `seats`, the other seats filled with the server's
+// bots, the game started. Returns the room's code.
+export async function startWithBots(page, url, game, seats) {
+  await page.goto(`${url}/`);
+  const form = page.locator(`form[data-game="${game}"]`);
+  await form.locator('select[name=seats]').selectOption(String(seats));
+  await form.locator('button[type=submit]').click();
+  await page.getByRole('button', { name: 'Fill with bots' }).click();
+  await page.waitForSelector('button[data-key=start]:not([disabled])');
+  await page.locator('button[data-key=start]').click();
+  await page.waitForSelector('.board[data-status=playing]');
+  return (await page.locator('.table-head .room-code').textContent()).trim();
+}
+
 export async function version(page) {
   return Number(await page.locator('.board').getAttribute('data-version'));
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import { startServer, launchBrowser, newPlayer, play, sleep, sourceDir } from './harness.mjs';
+import { startServer, launchBrowser, newPlayer, play, sleep, sourceDir, startWithBots } from './harness.mjs';
 
 const OUT = path.join(sourceDir, 'docs/screenshots');
 const SIZE = { width: 1280, height: 800 };
@@ -18,18 +18,6 @@ const GAMES = [
   { id: 'spider-monkey', seats: 4, moves: 4 },
   { id: 'tricky-tribes', seats: 4, moves: 5 },
 ];
-
-async function reachTable(page, url, game, seats) {
-  await page.goto(`${url}/`);
-  const form = page.locator(`form[data-game="${game}"]`);
-  await form.locator('select[name=seats]').selectOption(String(seats));
-  await form.locator('button[type=submit]').click();
-  await page.getByRole('button', { name: 'Fill with bots' }).click();
-  await page.waitForSelector('button[data-key=start]:not([disabled])');
-  await page.locator('button[data-key=start]').click();
-  await page.waitForSelector('.board[data-status=playing]');
-  return (await page.locator('.table-head .room-code').textContent()).trim();
-}
 
 // Our move: a card from the hand when there is one (so cards travel), else whatever is offered.
 async function move(page, n) {
@@ -70,7 +58,7 @@ try {
   for (const g of GAMES) {
     const player = await newPlayer(browser, server, 'Bella', SIZE);
     const { page } = player;
-    await reachTable(page, server.url, g.id, g.seats);
+    await startWithBots(page, server.url, g.id, g.seats);
     let n = 0;
     const deadline = Date.now() + 120000;
     while (n < g.moves && (await myTurn(page, deadline))) {

@@ -3,27 +3,16 @@
 // that their own slaps (a wrong one ends the window) do not race the test's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, assertClean, screenshot, play } from './harness.mjs';
+import { useServerAndBrowser, startWithBots, assertClean, screenshot, play } from './harness.mjs';
 
 const env = useServerAndBrowser({ botDelayMs: 1500 });
-
-async function reachTable(player) {
-  const { page } = player;
-  await page.goto(`${env.server.url}/`);
-  const form = page.locator('form[data-game="spider-monkey"]');
-  await form.locator('select[name=seats]').selectOption('2');
-  await form.locator('button[type=submit]').click();
-  await page.getByRole('button', { name: 'Fill with bots' }).click();
-  await page.waitForSelector('button[data-key=start]:not([disabled])');
-  await page.locator('button[data-key=start]').click();
-  await page.waitForSelector('.turn-line.my-turn');
-}
 
 test('spider-monkey: a slap lands inside the slap window', { timeout: 90000 }, async () => {
   const player = await env.player('Sam');
   const { page } = player;
   try {
-    await reachTable(player);
+    await startWithBots(page, env.server.url, 'spider-monkey', 2);
+    await page.waitForSelector('.turn-line.my-turn');
     // Look at two cards: a slot opens the choice of pairs.
     await play(page, page.locator('.my-area .sm-line .playable').first());
     // Play on until a slap window opens; then slap one of our own cards.
