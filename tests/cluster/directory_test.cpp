@@ -16,6 +16,7 @@
 #include "server/cluster/keys.hpp"
 #include "tests/cluster/cut_proxy.hpp"
 #include "tests/cluster/redis_fixture.hpp"
+#include "tests/server/journal_records.hpp"
 
 namespace campfire::server::testing {
 namespace {
@@ -70,14 +71,7 @@ struct Node {
   // Creates a room owned by this node (as a room's creation record does).
   bool create(const std::string& code) {
     directory->adopt_new(code);
-    Journal::Record r;
-    r.kind = Journal::Record::Kind::kCreate;
-    r.code = code;
-    r.room.code = code;
-    r.room.game = "pinocchio";
-    r.room.seats = 2;
-    r.room.created_ms = 1;
-    return write(std::move(r));
+    return write(create_record(code));
   }
   bool write(Journal::Record r) {
     std::promise<bool> p;
