@@ -22,7 +22,9 @@ std::int64_t now_ms() {
 }
 
 // Every frame's text: what nlohmann's dump gives, written faster.
-std::string dump(const json& j) { return protocol::json_text(j); }
+std::string dump(const json& j) {
+  return protocol::json_text(j);
+}
 
 }  // namespace
 
@@ -90,7 +92,8 @@ Expected<RoomSettings> RoomSettings::parse(const json& timers, const Config& con
       }
       s.timeout_bot = value == "bot";
     } else if (key == "botTakeover") {
-      if (!value.is_boolean()) return make_error("bad_request", "\"botTakeover\" must be true or false");
+      if (!value.is_boolean())
+        return make_error("bad_request", "\"botTakeover\" must be true or false");
       s.bot_takeover = value.get<bool>();
     } else {
       return make_error("bad_request", "unknown timer setting \"" + key + "\"");
@@ -136,7 +139,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
   created_ms_ = stored.created_ms;
   version_ = stored.version;
   recorded_version_ = stored.version;
-  status_ = stored.status == "playing" ? RoomStatus::kPlaying
+  status_ = stored.status == "playing"   ? RoomStatus::kPlaying
             : stored.status == "waiting" ? RoomStatus::kWaiting
                                          : RoomStatus::kOver;
   for (const StoredSeat& seat : stored.seat_list) {
@@ -146,9 +149,9 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     info.name = seat.name;
     info.token_hash = seat.token_hash;
     if (!seat.bot.empty()) {
-      info.bot = bot::make_strategy(seat.bot);
+      info.bot = bots::make_strategy(seat.bot, match_.game());
       info.bot_name = seat.bot;
-      if (!info.bot) info.bot = bot::make_strategy("random");
+      if (!info.bot) info.bot = bots::make_strategy("random", match_.game());
     }
   }
   update_summary();
@@ -181,8 +184,8 @@ void Room::resume() {
     for (std::size_t s = 0; s < seats_.size(); ++s) {
       if (seats_[s].taken && !is_bot(s)) arm_grace(static_cast<int>(s));
     }
-    spdlog::info("room {}: resumed {} with {} actions at version {}", code_,
-                 status_name(status_), match_.log().size(), version_);
+    spdlog::info("room {}: resumed {} with {} actions at version {}", code_, status_name(status_),
+                 match_.log().size(), version_);
   });
 }
 
@@ -223,9 +226,10 @@ void Room::update_summary() {
   summary_.status = status_;
   summary_.options = match_.options().to_json();
   summary_.last_activity = std::chrono::steady_clock::now();
-  summary_.connected = static_cast<int>(std::count_if(
-      seats_.begin(), seats_.end(),
-      [](const SeatInfo& s) { return s.taken && !s.bot_name.size() && !s.client.expired(); }));
+  summary_.connected =
+      static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) {
+        return s.taken && !s.bot_name.size() && !s.client.expired();
+      }));
 }
 
 std::optional<int> Room::seat_of(const Client* c) const {
@@ -456,10 +460,13 @@ std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* le
   return out;
 }
 
-std::string Room::state_frame(int seat) const { return state_frame(state_parts(), seat); }
+std::string Room::state_frame(int seat) const {
+  return state_frame(state_parts(), seat);
+}
 
 std::string Room::event_text(const Event& e) const {
-  return dump({{"type", "event"}, {"room", code_}, {"version", version_}, {"event", render_event(e.body)}});
+  return dump(
+      {{"type", "event"}, {"room", code_}, {"version", version_}, {"event", render_event(e.body)}});
 }
 
 void Room::changed(const std::vector<Event>* events) {
@@ -485,10 +492,19 @@ void Room::changed(const std::vector<Event>* events) {
     for (const Event& e : *events) {
       bool wanted = e.to.everyone && !spectators_.empty();
       for (std::size_t s = 0; s < seats_.size() && !wanted; ++s) {
-        wanted = !seats_[s].bot && e.to.includes(static_cast<Seat>(s)) &&
-                 !seats_[s].client.expired();
+        wanted =
+            !seats_[s].bot && e.to.includes(static_cast<Seat>(s)) && !seats_[s].client.expired();
       }
       event_frames.push_back(wanted ? make_frame(event_text(e)) : nullptr);
+    }
+  }
+  // Bots hear what their seat is told, as a player would.
+  if (events != nullptr) {
+    for (std::size_t s = 0; s < seats_.size(); ++s) {
+      if (!seats_[s].bot) continue;
+      for (const Event& e : *events) {
+        if (e.to.includes(static_cast<Seat>(s))) seats_[s].bot->observe(e);
+      }
     }
   }
   const StateParts parts = state_parts();
@@ -496,7 +512,8 @@ void Room::changed(const std::vector<Event>* events) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot) continue;
     for (std::size_t i = 0; i < event_frames.size(); ++i) {
-      if (event_frames[i] && (*events)[i].to.includes(static_cast<Seat>(s))) out(c, event_frames[i]);
+      if (event_frames[i] && (*events)[i].to.includes(static_cast<Seat>(s)))
+        out(c, event_frames[i]);
     }
     std::size_t legal_hash = 0;
     out(c, make_frame(state_frame(parts, static_cast<int>(s), &legal_hash)));
@@ -517,9 +534,8 @@ void Room::changed(const std::vector<Event>* events) {
     }
   }
   if (just_finished) {
-    const Frame over = make_frame(dump({{"type", "game_over"},
-                                        {"room", code_},
-                                        {"result", match_.state().result().to_json()}}));
+    const Frame over = make_frame(dump(
+        {{"type", "game_over"}, {"room", code_}, {"result", match_.state().result().to_json()}}));
     for (const auto& s : seats_) {
       if (auto c = s.client.lock(); c && !s.bot) out(c, over);
     }
@@ -536,8 +552,8 @@ void Room::arm_window() {
   // Remember a window that just closed, for late moves (see action()).
   const auto now_open = status_ == RoomStatus::kPlaying ? match_.state().window() : std::nullopt;
   if (open_window_ && (!now_open || now_open->id != open_window_->id)) {
-    last_closed_ = ClosedWindow{open_window_->name, open_window_->seats,
-                                std::chrono::steady_clock::now()};
+    last_closed_ =
+        ClosedWindow{open_window_->name, open_window_->seats, std::chrono::steady_clock::now()};
   }
   open_window_ = now_open;
   if (status_ != RoomStatus::kPlaying) {
@@ -553,8 +569,8 @@ void Room::arm_window() {
   }
   if (armed_window_ && *armed_window_ == w->id) return;
   armed_window_ = w->id;
-  const auto millis = static_cast<std::int64_t>(
-      static_cast<double>(w->millis) * (config_.test_mode ? config_.window_scale : 1.0));
+  const auto millis = static_cast<std::int64_t>(static_cast<double>(w->millis) *
+                                                (config_.test_mode ? config_.window_scale : 1.0));
   window_ends_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(millis);
   window_ends_at_ms_ = now_ms() + millis;
   window_timer_.expires_at(window_ends_at_);
@@ -635,10 +651,9 @@ void Room::turn_expired() {
     if (settings_.timeout_bot) {
       const auto legal = st.legal_actions(s);
       if (legal.empty()) return;
-      json legal_json = json::array();
-      for (const Action& l : legal) legal_json.push_back(match_.game().action_to_json(l));
-      auto strategy = bot::make_strategy("random");
-      const std::size_t pick = strategy->choose(st.view(s), legal_json, bot_rng_);
+      auto strategy = bots::make_strategy("random", match_.game());
+      const bots::Decision decision(match_.game(), s, legal, {}, [&] { return st.view(s); });
+      const std::size_t pick = strategy->choose(decision, bot_rng_);
       a = legal[pick < legal.size() ? pick : 0];
     } else {
       a = st.fallback_action(s);
@@ -651,7 +666,8 @@ void Room::turn_expired() {
     });
     const std::size_t before = events.list().size();
     if (auto err = match_.apply(s, a, events)) {
-      spdlog::error("room {}: the timeout move for seat {} was refused: {}", code_, s, err->message);
+      spdlog::error("room {}: the timeout move for seat {} was refused: {}", code_, s,
+                    err->message);
       events.list().resize(before - 1);
       return;
     }
@@ -683,7 +699,7 @@ void Room::grace_expired(int seat) {
   }
   if (status_ != RoomStatus::kPlaying || !settings_.bot_takeover) return;
   info.away = true;
-  info.bot = bot::make_strategy("random");
+  info.bot = bots::make_strategy("random", match_.game());
   Events events;
   events.emit(Audience::all(), [&] {
     return json{{"type", "bot_takeover"},
@@ -719,15 +735,14 @@ void Room::run_bots() {
   if (!chosen) return;
   const State& st = match_.state();
   const auto legal = st.legal_actions(*chosen);
-  json legal_json = json::array();
-  for (const Action& a : legal) legal_json.push_back(match_.game().action_to_json(a));
+  const bots::Decision decision(match_.game(), *chosen, legal, {},
+                                [&] { return st.view(*chosen); });
   const std::size_t pick =
-      seats_[static_cast<std::size_t>(*chosen)].bot->choose(st.view(*chosen), legal_json, bot_rng_);
+      seats_[static_cast<std::size_t>(*chosen)].bot->choose(decision, bot_rng_);
   apply(*chosen, legal[pick < legal.size() ? pick : 0]);
 }
 
-void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string name,
-                     const json& id) {
+void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id) {
   SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
   const std::string token = new_token();
   info.taken = true;
@@ -765,8 +780,8 @@ void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optio
     std::optional<int> free;
     if (seat) {
       if (*seat < 0 || *seat >= match_.seats()) {
-        return fail(c, id, "room_full", "this room has seats 0 to " +
-                                             std::to_string(match_.seats() - 1));
+        return fail(c, id, "room_full",
+                    "this room has seats 0 to " + std::to_string(match_.seats() - 1));
       }
       if (!seats_[static_cast<std::size_t>(*seat)].taken) free = *seat;
     } else {
@@ -870,7 +885,7 @@ void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
     if (status_ != RoomStatus::kWaiting) {
       return fail(c, id, "already_started", "the game has started");
     }
-    auto bot = bot::make_strategy(strategy);
+    auto bot = bots::make_strategy(strategy, match_.game());
     if (!bot) return fail(c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
     std::optional<int> free;
     for (int s = 0; s < match_.seats() && !free; ++s) {
@@ -934,8 +949,8 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
       // A move for a window that closed a moment ago lost the race: say so plainly.
       if (err->code == "not_your_turn" && last_closed_ && last_closed_->seats.contains(*seat) &&
           std::chrono::steady_clock::now() - last_closed_->at < std::chrono::seconds(3)) {
-        return fail(c, id, "window_closed", "too late: the " + last_closed_->name +
-                                                 " window has closed");
+        return fail(c, id, "window_closed",
+                    "too late: the " + last_closed_->name + " window has closed");
       }
       return fail(c, id, err->code, err->message);
     }
@@ -1030,7 +1045,8 @@ void Room::retire() {
 
 void Room::close(std::string reason) {
   on_strand([this, reason = std::move(reason)] {
-    const Frame f = make_frame(dump({{"type", "room_closed"}, {"room", code_}, {"reason", reason}}));
+    const Frame f =
+        make_frame(dump({{"type", "room_closed"}, {"room", code_}, {"reason", reason}}));
     for (auto& s : seats_) {
       if (auto c = s.client.lock(); c && !s.bot) c->send(f);
       s.client.reset();

@@ -8,20 +8,20 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <functional>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "clients/bot/strategy.hpp"
+#include "bots/strategy.hpp"
 #include "engine/core/match.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
-#include "server/metrics.hpp"
 #include "server/journal.hpp"
+#include "server/metrics.hpp"
 
 namespace campfire::server {
 
@@ -48,10 +48,10 @@ struct RoomSummary {
 
 // Per-room settings chosen at creation ("timers" in create_room).
 struct RoomSettings {
-  double turn_seconds = 0;     // 0: no turn timer
-  bool timeout_bot = false;    // on expiry a bot chooses the move; otherwise the game's default
-  double grace_seconds = 60;   // how long a disconnected player's seat waits for them
-  bool bot_takeover = false;   // after the grace period a bot plays the seat until they return
+  double turn_seconds = 0;    // 0: no turn timer
+  bool timeout_bot = false;   // on expiry a bot chooses the move; otherwise the game's default
+  double grace_seconds = 60;  // how long a disconnected player's seat waits for them
+  bool bot_takeover = false;  // after the grace period a bot plays the seat until they return
 
   json to_json() const;
   static Expected<RoomSettings> parse(const json& timers, const Config& config);
@@ -113,7 +113,7 @@ class Room : public std::enable_shared_from_this<Room> {
     std::string name;
     std::string token_hash;
     std::weak_ptr<Client> client;
-    std::unique_ptr<bot::Strategy> bot;
+    std::unique_ptr<bots::Strategy> bot;
     std::string bot_name;  // the strategy of a server-side bot
     // A player's seat played by a bot while they are away (after the grace period).
     bool away = false;

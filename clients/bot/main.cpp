@@ -1,6 +1,6 @@
-// campfire-bot: the reference bot. It plays any registered game over the public protocol, from
-// the legal action lists alone, and exits with the result: 0 when every game it set out to play
-// finished, 1 on any error.
+// campfire-bot: the reference bot. It plays any registered game over the public protocol with a
+// strategy of the bots library (the same ones the server's bots use), and exits with the result:
+// 0 when every game it set out to play finished, 1 on any error.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -13,7 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "clients/bot/strategy.hpp"
+#include "bots/strategy.hpp"
+#include "clients/bot/json_adapter.hpp"
 #include "clients/common/connection.hpp"
 #include "clients/common/pacer.hpp"
 #include "engine/core/rng.hpp"
@@ -55,8 +56,7 @@ std::string describe_error(const json& e) {
 
 class Bot {
  public:
-  Bot(Flags flags, std::unique_ptr<campfire::bot::Strategy> strategy, std::uint64_t seed)
-      : flags_(std::move(flags)), strategy_(std::move(strategy)), rng_(seed) {}
+  Bot(Flags flags, std::uint64_t seed) : flags_(std::move(flags)), rng_(seed) {}
 
   // Plays one game to its end; returns true when this seat is among the winners.
   bool play_one() {
@@ -69,6 +69,7 @@ class Bot {
     dropped_once_ = false;
     start_sent_ = false;
     refusals_ = 0;
+    strategy_.reset();
     connect();
     take_seat();
     return play();
@@ -173,6 +174,7 @@ class Bot {
       } else if (type == "game_over") {
         return finish(message->at("result"));
       } else if (type == "event") {
+        if (strategy_) strategy_->observe(campfire::bot::observed_event(*message, seat_));
         say("* " + message->at("event").value("text", ""));
       } else if (type == "chat") {
         say(message->value("name", "?") + ": " + message->value("text", ""));
@@ -190,6 +192,7 @@ class Bot {
   // choice just made; acting on them again would only be refused as stale. Returns the result
   // once the game is over.
   std::optional<json> on_state(const json& state) {
+    if (!strategy_) make_strategy(state.value("game", ""));
     const std::string status = state.value("status", "");
     if (status == "over" && state.contains("result")) return state["result"];
     if (status == "waiting") {
@@ -207,7 +210,10 @@ class Bot {
     if (status != "playing" || legal.empty() || !pending_.empty() || version <= acted_version_) {
       return std::nullopt;
     }
-    const std::size_t pick = strategy_->choose(state["view"], legal, rng_);
+    auto choice = campfire::bot::StateChoice::read(state, campfire::Registry::builtin());
+    if (!choice) throw Failure("cannot play this state: " + choice.error().message);
+    std::size_t pick = strategy_->choose(choice->decision(), rng_);
+    if (pick >= legal.size()) pick = 0;
     acted_version_ = version;
     if (!flags_.quiet) {
       const json& labels = state["labels"];
@@ -228,6 +234,15 @@ class Bot {
       conn_->abort();
     }
     return std::nullopt;
+  }
+
+  // The strategy is made for the game once the first state names it (a room joined by code
+  // says its game only then), so it hears every event of the game.
+  void make_strategy(const std::string& game_id) {
+    const campfire::Game* game = campfire::Registry::builtin().find(game_id);
+    if (game == nullptr) throw Failure("the server plays '" + game_id + "', unknown here");
+    strategy_ = campfire::bots::make_strategy(flags_.strategy, *game);
+    if (!strategy_) throw Failure("no strategy '" + flags_.strategy + "' for " + game_id);
   }
 
   // The reply to our action names the version it produced: the state of that version (or a later
@@ -274,7 +289,7 @@ class Bot {
   }
 
   Flags flags_;
-  std::unique_ptr<campfire::bot::Strategy> strategy_;
+  std::unique_ptr<campfire::bots::Strategy> strategy_;
   campfire::Rng rng_;
   std::unique_ptr<Connection> conn_;
   campfire::client::Pacer pacer_;
@@ -306,7 +321,7 @@ int main(int argc, char** argv) {
                "fill the other seats with server bots and start at once")
       ->excludes(room);
   app.add_option("--strategy", flags.strategy, "move-choosing strategy")
-      ->check(CLI::IsMember(campfire::bot::strategy_names()));
+      ->check(CLI::IsMember(campfire::bots::strategy_names()));
   app.add_option("--seed", flags.seed, "seed of the strategy's choices (random when absent)");
   app.add_option("--deal-seed", flags.deal_seed,
                  "seed of the room's shuffle (servers in test mode only)");
@@ -340,7 +355,7 @@ int main(int argc, char** argv) {
   const std::uint64_t seed = flags.seed.value_or(std::random_device{}());
   if (!flags.quiet) std::cout << "strategy " << flags.strategy << " seed " << seed << std::endl;
 
-  Bot bot(flags, campfire::bot::make_strategy(flags.strategy), seed);
+  Bot bot(flags, seed);
   int wins = 0;
   try {
     for (int g = 0; g < flags.games; ++g) wins += bot.play_one() ? 1 : 0;

@@ -1,0 +1,73 @@
+// Bots: strategies that choose a seat's moves from what that seat knows. A strategy is made by
+// name for a game, hears the events addressed to its seat, and when the seat must move is handed
+// a Decision: the game, the seat, its legal actions (with their words) and the seat's view. It is
+// never handed the true state, so no bot can play on a card its seat has not seen.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/event.hpp"
+#include "engine/core/game.hpp"
+#include "engine/core/rng.hpp"
+
+namespace campfire::bots {
+
+using json = nlohmann::json;
+
+// One moment where a seat must move. The legal actions and their labels are borrowed: the
+// Decision lives no longer than whoever computed them. The view is built on first use, so a
+// strategy that does not read it costs nothing for it.
+//
+// A strategy that searches will also want possible hidden states: the cards this seat cannot see
+// dealt anew, consistently with what it knows. Such a sampler belongs here beside view(), as an
+// entry the server hands in and a decision made from a network state may lack; how it samples,
+// and why a sample cannot depend on the true hidden cards, is the bots library's to show.
+class Decision {
+ public:
+  Decision(const Game& game, Seat seat, std::span<const Action> legal,
+           std::span<const std::string> labels, std::function<json()> view);
+  Decision(const Game& game, Seat seat, std::span<const Action> legal,
+           std::span<const std::string> labels, json view);
+
+  const Game& game() const { return *game_; }
+  Seat seat() const { return seat_; }
+  // Every action the seat may take now; never empty.
+  std::span<const Action> legal() const { return legal_; }
+  // Words for legal()[i] ("challenge Bella's Red Trousers"), or empty when none were given.
+  const std::string& label(std::size_t i) const;
+  // The seat's view, as its client receives it.
+  const json& view() const;
+
+ private:
+  const Game* game_;
+  Seat seat_;
+  std::span<const Action> legal_;
+  std::span<const std::string> labels_;
+  std::function<json()> make_view_;
+  mutable std::optional<json> view_;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // An event addressed to this strategy's seat, in the order they happen: what the seat was
+  // shown. Strategies that remember (cards seen, claims made) keep it here.
+  virtual void observe(const Event& event) { (void)event; }
+  // The index of the chosen entry of decision.legal().
+  virtual std::size_t choose(const Decision& decision, Rng& rng) = 0;
+};
+
+// The strategy called `name` for `game`, or null when there is none by that name for it.
+std::unique_ptr<Strategy> make_strategy(std::string_view name, const Game& game);
+// Every strategy name, for help texts and request validation.
+const std::vector<std::string>& strategy_names();
+
+}  // namespace campfire::bots

@@ -1,0 +1,137 @@
+// The bots library: strategies are made by name for a game, choose among the legal actions of a
+// Decision, and read the seat's view only when they ask for it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "bots/strategy.hpp"
+#include "engine/core/match.hpp"
+#include "engine/core/registry.hpp"
+
+namespace campfire::bots {
+namespace {
+
+TEST(Strategies, AreMadeByNameForEveryGame) {
+  const auto& names = strategy_names();
+  ASSERT_NE(std::find(names.begin(), names.end(), "random"), names.end());
+  for (const Game* g : Registry::builtin().games()) {
+    for (const std::string& name : names) {
+      EXPECT_NE(make_strategy(name, *g), nullptr) << name << " for " << g->info().id;
+    }
+    EXPECT_EQ(make_strategy("clairvoyant", *g), nullptr) << "an unknown name makes nothing";
+    EXPECT_EQ(make_strategy("", *g), nullptr);
+  }
+}
+
+// Plays a whole game in which every acting seat's strategy chooses from a Decision, observing the
+// events addressed to it; a window nobody acts in is closed as the room's clock would.
+struct Observer final : Strategy {
+  explicit Observer(std::unique_ptr<Strategy> inner) : inner_(std::move(inner)) {}
+  void observe(const Event& e) override {
+    observed.push_back(e.body);
+    inner_->observe(e);
+  }
+  std::size_t choose(const Decision& d, Rng& rng) override { return inner_->choose(d, rng); }
+  std::vector<json> observed;
+
+ private:
+  std::unique_ptr<Strategy> inner_;
+};
+
+TEST(Random, PlaysEveryGameToItsEndWithLegalChoices) {
+  for (const Game* g : Registry::builtin().games()) {
+    SCOPED_TRACE(g->info().id);
+    const int seats = g->info().min_seats;
+    Match m = std::move(*Match::create(*g, seats, json::object(), 41));
+    std::vector<std::unique_ptr<Observer>> players;
+    for (int s = 0; s < seats; ++s) {
+      players.push_back(std::make_unique<Observer>(make_strategy("random", *g)));
+    }
+    Rng rng(3);
+    int moves = 0;
+    while (!m.state().over() && moves < g->info().max_actions) {
+      const State& st = m.state();
+      const SeatSet acting = st.to_act();
+      Seat seat = kSystem;
+      Action a;
+      if (acting.empty() || (st.window() && rng.below(8) == 0)) {
+        ASSERT_TRUE(st.window().has_value()) << "nobody acts and no window is open";
+        a = Action::timeout(st.window()->id);
+      } else {
+        seat = acting.first();
+        const auto legal = st.legal_actions(seat);
+        std::vector<std::string> labels;
+        for (const Action& l : legal) labels.push_back(st.describe(seat, l));
+        const Decision d(*g, seat, legal, labels, [&] { return st.view(seat); });
+        EXPECT_EQ(d.label(0), labels[0]);
+        const std::size_t pick = players[static_cast<std::size_t>(seat)]->choose(d, rng);
+        ASSERT_LT(pick, legal.size());
+        a = legal[pick];
+      }
+      Events events;
+      ASSERT_FALSE(m.apply(seat, a, events).has_value());
+      for (const Event& e : events.list()) {
+        for (int s = 0; s < seats; ++s) {
+          if (e.to.includes(s)) players[static_cast<std::size_t>(s)]->observe(e);
+        }
+      }
+      ++moves;
+    }
+    EXPECT_TRUE(m.state().over());
+    for (const auto& p : players) EXPECT_FALSE(p->observed.empty());
+  }
+}
+
+TEST(Random, IsUniformAndRepeatsWithItsSeed) {
+  const Game& g = *Registry::builtin().find("pinocchio");
+  Match m = std::move(*Match::create(g, 3, json::object(), 5));
+  const Seat seat = m.state().to_act().first();
+  const auto legal = m.state().legal_actions(seat);
+  ASSERT_GT(legal.size(), 2u);
+  auto strategy = make_strategy("random", g);
+  const Decision d(g, seat, legal, {}, [&] { return m.state().view(seat); });
+  std::map<std::size_t, int> counts;
+  std::vector<std::size_t> first;
+  Rng rng(9);
+  const int draws = 200 * static_cast<int>(legal.size());
+  for (int i = 0; i < draws; ++i) {
+    const std::size_t pick = strategy->choose(d, rng);
+    ++counts[pick];
+    if (i < 20) first.push_back(pick);
+  }
+  EXPECT_EQ(counts.size(), legal.size()) << "every legal action is chosen sometimes";
+  for (const auto& [pick, n] : counts) {
+    EXPECT_GT(n, 100) << "action " << pick << " is chosen far less than 1 in " << legal.size();
+    EXPECT_LT(n, 300) << "action " << pick << " is chosen far more than 1 in " << legal.size();
+  }
+  Rng again(9);
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(strategy->choose(d, again), first[i]);
+}
+
+TEST(Decision, BuildsTheViewOnlyWhenAskedAndOnce) {
+  const Game& g = *Registry::builtin().find("pinocchio");
+  Match m = std::move(*Match::create(g, 3, json::object(), 5));
+  const Seat seat = m.state().to_act().first();
+  const auto legal = m.state().legal_actions(seat);
+  int built = 0;
+  const Decision d(g, seat, legal, {}, [&] {
+    ++built;
+    return m.state().view(seat);
+  });
+  Rng rng(1);
+  make_strategy("random", g)->choose(d, rng);
+  EXPECT_EQ(built, 0) << "choosing at random needs no view";
+  EXPECT_EQ(d.view(), m.state().view(seat));
+  EXPECT_EQ(d.view(), m.state().view(seat));
+  EXPECT_EQ(built, 1);
+  EXPECT_EQ(d.label(0), "") << "no labels given, none invented";
+  EXPECT_EQ(d.seat(), seat);
+  EXPECT_EQ(&d.game(), &g);
+
+  const Decision given(g, seat, legal, {}, json{{"phase", "play"}});
+  EXPECT_EQ(given.view()["phase"], "play");
+}
+
+}  // namespace
+}  // namespace campfire::bots
