@@ -107,6 +107,7 @@ Metrics::Metrics()
       journal_write_({0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                       0.1, 0.25, 1}) {
   for (auto& slot : per_second_) slot.store(0);
+  for (auto& n : moves_) n.store(0);
 }
 
 std::int64_t Metrics::now_seconds() {
@@ -202,6 +203,15 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
          "From an action request reaching its room to every member's new state being queued.");
   action_latency_.render(out, "campfire_action_latency_seconds");
 
+  header(out, "campfire_moves_total", "counter",
+         "Moves accepted by rooms, by cause: a player's action, a timed window closing, a turn "
+         "timer, a server bot, a bot playing for an away player.");
+  for (std::size_t i = 0; i < kMoveCauses; ++i) {
+    const auto cause = static_cast<MoveCause>(i);
+    sample(out, "campfire_moves_total", std::string("cause=\"") + cause_name(cause) + "\"",
+           moves(cause));
+  }
+
   header(out, "campfire_errors_total", "counter", "Error replies sent to clients, by code.");
   {
     std::lock_guard lock(errors_mutex_);
@@ -210,7 +220,8 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
     }
   }
 
-  header(out, "campfire_journal_write_seconds", "histogram", "Time to commit one batch of journal records (group commit).");
+  header(out, "campfire_journal_write_seconds", "histogram",
+         "Time to commit one batch of journal records (group commit).");
   journal_write_.render(out, "campfire_journal_write_seconds");
   return out;
 }

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "server/move_cause.hpp"
+
 namespace campfire::server {
 
 // A cumulative histogram over fixed upper bounds (in seconds), as Prometheus expects.
@@ -56,11 +58,18 @@ class Metrics {
   void connection_refused() { connections_refused_.fetch_add(1, std::memory_order_relaxed); }
   // An action applied by a room; `received` is when its request reached the room.
   void action_applied(std::chrono::steady_clock::time_point received);
+  // Any move a room accepted (players', timers', bots'), by why it was made.
+  void move_committed(MoveCause cause) {
+    moves_[static_cast<std::size_t>(cause)].fetch_add(1, std::memory_order_relaxed);
+  }
   void error_sent(std::string_view code);
   void room_created() { rooms_created_.fetch_add(1, std::memory_order_relaxed); }
   void observe_journal_write(std::chrono::nanoseconds d) { journal_write_.observe(d); }
 
   std::uint64_t actions() const { return actions_.load(std::memory_order_relaxed); }
+  std::uint64_t moves(MoveCause cause) const {
+    return moves_[static_cast<std::size_t>(cause)].load(std::memory_order_relaxed);
+  }
   // Actions applied during the last whole second.
   std::uint64_t actions_last_second() const;
 
@@ -73,6 +82,7 @@ class Metrics {
   std::atomic<std::uint64_t> connections_refused_{0};
   std::atomic<std::uint64_t> rooms_created_{0};
   std::atomic<std::uint64_t> actions_;
+  std::array<std::atomic<std::uint64_t>, kMoveCauses> moves_;
   // Actions per second in a ring of four seconds: the high 32 bits of a slot hold the second it
   // counts (modulo 2^32), the low 32 bits the count.
   std::array<std::atomic<std::uint64_t>, 4> per_second_;

@@ -579,19 +579,24 @@ void Room::arm_window() {
     if (ec || self->closed_) return;
     const auto open = self->match_.state().window();
     if (!open || open->id != id) return;
-    self->apply(kSystem, Action::timeout(id));
+    if (auto err = self->commit(kSystem, Action::timeout(id), MoveCause::kWindowTimeout)) {
+      spdlog::warn("room {}: closing window {} was refused: {}", self->code_, id, err->message);
+    }
   });
 }
 
-void Room::apply(int seat, const Action& a) {
-  Events events;
-  if (auto err = match_.apply(seat, a, events)) {
-    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
-                 match_.game().action_to_json(a).dump(), seat, err->message);
-    return;
-  }
+Status Room::commit(Seat seat, const Action& a, MoveCause cause, Events events,
+                    const Asker* asker) {
+  if (auto err = match_.apply(seat, a, events)) return err;
   record_action(seat, a);
+  metrics_.move_committed(cause);
+  if (asker != nullptr) {
+    reply(asker->client, asker->id,
+          {{"type", "ok"}, {"version", version_ + 1}, {"move", match_.log().size() - 1}});
+  }
   changed(&events.list());
+  if (asker != nullptr) metrics_.action_applied(asker->received);
+  return std::nullopt;
 }
 
 json Room::turn_json() const {
@@ -642,11 +647,14 @@ void Room::turn_expired() {
   turn_seats_ = {};
   turn_ends_at_ms_ = 0;
   if (status_ != RoomStatus::kPlaying) return;
-  Events events;
-  bool any = false;
+  // Each late player's move is a change of its own (the games time out one player at a time:
+  // simultaneous choices happen in timed windows, which have no turn timer).
   late.for_each([&](Seat s) {
     const State& st = match_.state();
-    if (!st.to_act().contains(s) || is_bot(static_cast<std::size_t>(s))) return;
+    if (status_ != RoomStatus::kPlaying || !st.to_act().contains(s) ||
+        is_bot(static_cast<std::size_t>(s))) {
+      return;
+    }
     Action a;
     if (settings_.timeout_bot) {
       const auto legal = st.legal_actions(s);
@@ -659,22 +667,17 @@ void Room::turn_expired() {
       a = st.fallback_action(s);
     }
     const std::string words = st.describe(s, a);
-    events.emit(Audience::all(), [&] {
+    Events notice;
+    notice.emit(Audience::all(), [&] {
       return json{{"type", "turn_timeout"},
                   {"seat", s},
                   {"text", "{seat:" + std::to_string(s) + "} ran out of time: " + words}};
     });
-    const std::size_t before = events.list().size();
-    if (auto err = match_.apply(s, a, events)) {
+    if (auto err = commit(s, a, MoveCause::kTurnTimer, std::move(notice))) {
       spdlog::error("room {}: the timeout move for seat {} was refused: {}", code_, s,
                     err->message);
-      events.list().resize(before - 1);
-      return;
     }
-    record_action(s, a);
-    any = true;
   });
-  if (any) changed(&events.list());
 }
 
 void Room::arm_grace(int seat) {
@@ -737,9 +740,13 @@ void Room::run_bots() {
   const auto legal = st.legal_actions(*chosen);
   const bots::Decision decision(match_.game(), *chosen, legal, {},
                                 [&] { return st.view(*chosen); });
-  const std::size_t pick =
-      seats_[static_cast<std::size_t>(*chosen)].bot->choose(decision, bot_rng_);
-  apply(*chosen, legal[pick < legal.size() ? pick : 0]);
+  const SeatInfo& info = seats_[static_cast<std::size_t>(*chosen)];
+  const std::size_t pick = info.bot->choose(decision, bot_rng_);
+  const Action& a = legal[pick < legal.size() ? pick : 0];
+  if (auto err = commit(*chosen, a, info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot)) {
+    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
+                 match_.game().action_to_json(a).dump(), *chosen, err->message);
+  }
 }
 
 void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id) {
@@ -944,8 +951,8 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
     auto a = match_.game().action_from_json(action);
     if (!a) return fail(c, id, a.error().code, a.error().message);
     if (a->is_timeout()) return fail(c, id, "not_allowed", "only the server closes windows");
-    Events events;
-    if (auto err = match_.apply(*seat, *a, events)) {
+    const Asker asker{c, id, received};
+    if (auto err = commit(*seat, *a, MoveCause::kPlayer, Events{}, &asker)) {
       // A move for a window that closed a moment ago lost the race: say so plainly.
       if (err->code == "not_your_turn" && last_closed_ && last_closed_->seats.contains(*seat) &&
           std::chrono::steady_clock::now() - last_closed_->at < std::chrono::seconds(3)) {
@@ -954,10 +961,6 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
       }
       return fail(c, id, err->code, err->message);
     }
-    record_action(*seat, *a);
-    reply(c, id, {{"type", "ok"}, {"version", version_ + 1}, {"move", match_.log().size() - 1}});
-    changed(&events.list());
-    metrics_.action_applied(received);
   });
 }
 

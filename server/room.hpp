@@ -22,6 +22,7 @@
 #include "server/config.hpp"
 #include "server/journal.hpp"
 #include "server/metrics.hpp"
+#include "server/move_cause.hpp"
 
 namespace campfire::server {
 
@@ -166,9 +167,21 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string state_frame(int seat) const;
   std::string event_text(const Event& e) const;
 
+  // Who asked for a player's move: they are answered before the change is published, and the
+  // time their request reached the room gives the action's latency.
+  struct Asker {
+    const std::shared_ptr<Client>& client;
+    const json& id;
+    std::chrono::steady_clock::time_point received;
+  };
+  // The only way a move enters the room, whatever its cause: the match applies it, the journal
+  // records it, the metrics count it and every member is sent the change. `events` may already
+  // hold what explains the move (a turn timer's notice). A refused move changes nothing; the
+  // refusal is returned.
+  Status commit(Seat seat, const Action& a, MoveCause cause, Events events = Events(),
+                const Asker* asker = nullptr);
   // After every change: version, states (and events) to everyone, timers, bots, summary.
   void changed(const std::vector<Event>* events);
-  void apply(int seat, const Action& a);
   // Records an accepted action (the match has already applied it).
   void record_action(int seat, const Action& a);
   void arm_window();

@@ -245,7 +245,8 @@ TEST_F(ServerTest, MetricsFollowConnectionsRoomsActionsAndErrors) {
        {"campfire_connections", "campfire_websocket_connections", "campfire_rooms",
         "campfire_players", "campfire_actions_total", "campfire_actions_last_second",
         "campfire_action_latency_seconds", "campfire_errors_total",
-        "campfire_journal_write_seconds", "campfire_connections_accepted_total"}) {
+        "campfire_journal_write_seconds", "campfire_connections_accepted_total",
+        "campfire_moves_total"}) {
     EXPECT_TRUE(before.types.count(name)) << name;
   }
   EXPECT_EQ(before.types.at("campfire_action_latency_seconds"), "histogram");
@@ -284,6 +285,11 @@ TEST_F(ServerTest, MetricsFollowConnectionsRoomsActionsAndErrors) {
   const double actions = after.get("campfire_actions_total");
   EXPECT_EQ(actions, mine);
   EXPECT_EQ(after.get("campfire_action_latency_seconds_count"), actions);
+  // Every move is counted by its cause: here the player's and the three bots'.
+  EXPECT_EQ(after.get("campfire_moves_total{cause=\"player\"}"), mine);
+  EXPECT_GT(after.get("campfire_moves_total{cause=\"bot\"}"), 0);
+  EXPECT_EQ(after.get("campfire_moves_total{cause=\"turn_timer\"}"), 0);
+  EXPECT_EQ(after.get("campfire_moves_total{cause=\"takeover\"}"), 0);
   EXPECT_GT(after.get("campfire_action_latency_seconds_sum"), 0);
   double last = 0;
   for (const char* le : {"0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
