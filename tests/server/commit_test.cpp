@@ -85,6 +85,8 @@ class CommitTest : public ::testing::Test {
     }
     for (int s = seats - bots; s < seats; ++s)
       room_->add_bot(players_.front(), 50 + s, s, "random");
+    spectator_ = std::make_shared<RecordingClient>();
+    room_->spectate(spectator_, 98);
     room_->start(players_.front(), 99);
     poll();
     ASSERT_EQ(players_.front()->last_state()["status"], "playing");
@@ -104,7 +106,8 @@ class CommitTest : public ::testing::Test {
     ASSERT_TRUE(done()) << "the room never got there";
   }
 
-  // What every seated player last saw, and that the last change reached each of them.
+  // What every member (each seated player, and the spectator) last saw, and that the last change
+  // reached each of them.
   void expect_published_to_all(std::size_t moves) {
     for (std::size_t s = 0; s < players_.size(); ++s) {
       SCOPED_TRACE("seat " + std::to_string(s));
@@ -113,6 +116,11 @@ class CommitTest : public ::testing::Test {
       EXPECT_EQ(st["moves"], moves);
       EXPECT_EQ(st["seat"], s);
     }
+    const json watched = spectator_->last_state();
+    ASSERT_FALSE(watched.is_null());
+    EXPECT_EQ(watched["moves"], moves);
+    EXPECT_TRUE(watched["seat"].is_null());
+    EXPECT_EQ(watched["version"], players_.front()->last_state()["version"]);
   }
 
   std::uint64_t moves(MoveCause c) const { return metrics_.moves(c); }
@@ -131,6 +139,7 @@ class CommitTest : public ::testing::Test {
   const Game* game_ = nullptr;
   std::shared_ptr<Room> room_;
   std::vector<std::shared_ptr<RecordingClient>> players_;
+  std::shared_ptr<RecordingClient> spectator_;
 };
 
 TEST_F(CommitTest, APlayersActionIsJournaledCountedRepliedAndPublished) {
@@ -217,7 +226,9 @@ TEST_F(CommitTest, ATurnTimersFallbackIsJournaledCountedAndPublished) {
   EXPECT_EQ(metrics_.actions(), 0u);
   expect_published_to_all(1);
   // Everyone is told why the move was made, before the change it caused.
-  for (const auto& p : players_) {
+  auto members = players_;
+  members.push_back(spectator_);
+  for (const auto& p : members) {
     const auto events = p->of_type("event");
     ASSERT_FALSE(events.empty());
     EXPECT_EQ(events.front()["event"]["type"], "turn_timeout");
@@ -260,8 +271,8 @@ TEST_F(CommitTest, AServerBotsMovesAreJournaledCountedAndPublished) {
   EXPECT_EQ(by_seat[0], moves(MoveCause::kPlayer));
   EXPECT_EQ(all_moves(), journal_.actions().size());
   EXPECT_EQ(moves(MoveCause::kTakeoverBot), 0u);
-  // The player saw every move, the bot's included.
-  EXPECT_EQ(players_[0]->last_state()["moves"], journal_.actions().size());
+  // The player and the spectator saw every move, the bot's included.
+  expect_published_to_all(journal_.actions().size());
 }
 
 TEST_F(CommitTest, ATakeoverBotsMovesAreJournaledCountedAndPublished) {
@@ -292,6 +303,7 @@ TEST_F(CommitTest, ATakeoverBotsMovesAreJournaledCountedAndPublished) {
   EXPECT_EQ(moves(MoveCause::kServerBot), 0u);
   EXPECT_EQ(all_moves(), journal_.actions().size());
   EXPECT_EQ(players_[0]->last_state()["moves"], journal_.actions().size());
+  EXPECT_EQ(spectator_->last_state()["moves"], journal_.actions().size());
   // Publishing reaches members only: the player who left was sent nothing more.
   EXPECT_EQ(players_[1]->messages.size(), told);
 }
