@@ -609,11 +609,19 @@ json Room::turn_json() const {
 }
 
 void Room::arm_turn() {
-  // Players (not bots) who must act outside a timed window have `turnSeconds` to do it; the
+  // Players (not bots) who must act outside a timed window have `turnSeconds` to do it (or, when
+  // the room sets none, the game's own turn timer option, Spider Monkey's `turnTimeoutS`); the
   // clock restarts whenever what one of them may do changes.
+  double seconds = settings_.turn_seconds;
+  if (seconds <= 0) {
+    const json options = match_.options().to_json();
+    if (const auto it = options.find("turnTimeoutS"); it != options.end() && it->is_number()) {
+      seconds = it->get<double>();
+    }
+  }
   SeatSet humans;
   std::size_t key = 0;
-  if (settings_.turn_seconds > 0 && status_ == RoomStatus::kPlaying && !match_.state().window()) {
+  if (seconds > 0 && status_ == RoomStatus::kPlaying && !match_.state().window()) {
     const State& st = match_.state();
     st.to_act().for_each([&](Seat s) {
       if (is_bot(static_cast<std::size_t>(s))) return;
@@ -632,7 +640,7 @@ void Room::arm_turn() {
   if (humans == turn_seats_ && key == turn_key_) return;
   turn_seats_ = humans;
   turn_key_ = key;
-  const auto millis = static_cast<std::int64_t>(settings_.turn_seconds * 1000.0 *
+  const auto millis = static_cast<std::int64_t>(seconds * 1000.0 *
                                                 (config_.test_mode ? config_.window_scale : 1.0));
   turn_ends_at_ms_ = wall_ms() + millis;
   turn_timer_.expires_after(std::chrono::milliseconds(millis));

@@ -311,6 +311,31 @@ TEST_F(ServerTest, TheTurnTimerPlaysTheDefaultMoveForASlowPlayer) {
   EXPECT_EQ(unknown["code"], "bad_request");
 }
 
+// Spider Monkey's turnTimeoutS is a turn timer of its own: a room that sets no turnSeconds
+// plays the default move for a player who lets it run out.
+TEST_F(ServerTest, SpiderMonkeysTurnTimeoutStartsTheTurnTimer) {
+  Config c = test_config();
+  c.window_scale = 0.05;  // the 10 s first look becomes 500 ms, a 5 s turn 250 ms
+  start_server(c);
+  Player a = player("Andrea");
+  Player b = player("Bella");
+  create(a, {{"game", "spider-monkey"}, {"seats", 2}, {"seed", 3},
+             {"options", {{"turnTimeoutS", 5}, {"peekTimeoutS", 10}}}});
+  join(b, a.room);
+  ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}})["type"], "ok");
+  // Nobody looks or moves: the first look times out, then seat 0's turn does.
+  const json turn = a.wait_for([](const json& m) {
+    return m["type"] == "state" && m["status"] == "playing" && m["turn"].is_object();
+  }, 5s);
+  ASSERT_FALSE(turn.is_null()) << "no turn timer was armed";
+  EXPECT_EQ(turn["turn"]["seats"], json::array({0}));
+  const json ev = a.wait_for([](const json& m) {
+    return m["type"] == "event" && m["event"]["type"] == "turn_timeout";
+  }, 5s);
+  ASSERT_FALSE(ev.is_null()) << "turnTimeoutS did not end the turn";
+  EXPECT_NE(ev["event"]["text"].get<std::string>().find("ran out of time"), std::string::npos);
+}
+
 TEST_F(ServerTest, ABotKeepsAnAbsentPlayersSeatWarmUntilTheyReturn) {
   Config c = test_config();
   c.window_scale = 0.05;  // a 2 s grace becomes 100 ms
