@@ -102,6 +102,22 @@ Expected<RoomSettings> RoomSettings::parse(const json& timers, const Config& con
   return s;
 }
 
+namespace {
+
+// A room that sets no turn timer takes the game's own turn timer option (Spider Monkey's
+// `turnTimeoutS`), read once when the room is made; the room's own `turnSeconds` comes first.
+// The result is what the journal keeps, so a restored room keeps the same timer.
+RoomSettings with_game_turn_timer(RoomSettings s, const Match& match) {
+  if (s.turn_seconds > 0) return s;
+  const json& options = match.options().to_json();
+  if (const auto it = options.find("turnTimeoutS"); it != options.end() && it->is_number()) {
+    s.turn_seconds = it->get<double>();
+  }
+  return s;
+}
+
+}  // namespace
+
 Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
            std::string code, Match match, bool listed, RoomSettings settings)
     : ioc_(ioc),
@@ -111,7 +127,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
       metrics_(metrics),
       code_(std::move(code)),
       listed_(listed),
-      settings_(settings),
+      settings_(with_game_turn_timer(settings, match)),  // before match_ takes `match`
       created_ms_(wall_ms()),
       match_(std::move(match)),
       seats_(static_cast<std::size_t>(match_.seats())),
@@ -609,19 +625,12 @@ json Room::turn_json() const {
 }
 
 void Room::arm_turn() {
-  // Players (not bots) who must act outside a timed window have `turnSeconds` to do it (or, when
-  // the room sets none, the game's own turn timer option, Spider Monkey's `turnTimeoutS`); the
-  // clock restarts whenever what one of them may do changes.
-  double seconds = settings_.turn_seconds;
-  if (seconds <= 0) {
-    const json options = match_.options().to_json();
-    if (const auto it = options.find("turnTimeoutS"); it != options.end() && it->is_number()) {
-      seconds = it->get<double>();
-    }
-  }
+  // Players (not bots) who must act outside a timed window have `turnSeconds` to do it (the
+  // room's, or the game's own when the room set none: see with_game_turn_timer); the clock
+  // restarts whenever what one of them may do changes.
   SeatSet humans;
   std::size_t key = 0;
-  if (seconds > 0 && status_ == RoomStatus::kPlaying && !match_.state().window()) {
+  if (settings_.turn_seconds > 0 && status_ == RoomStatus::kPlaying && !match_.state().window()) {
     const State& st = match_.state();
     st.to_act().for_each([&](Seat s) {
       if (is_bot(static_cast<std::size_t>(s))) return;
@@ -640,7 +649,7 @@ void Room::arm_turn() {
   if (humans == turn_seats_ && key == turn_key_) return;
   turn_seats_ = humans;
   turn_key_ = key;
-  const auto millis = static_cast<std::int64_t>(seconds * 1000.0 *
+  const auto millis = static_cast<std::int64_t>(settings_.turn_seconds * 1000.0 *
                                                 (config_.test_mode ? config_.window_scale : 1.0));
   turn_ends_at_ms_ = wall_ms() + millis;
   turn_timer_.expires_after(std::chrono::milliseconds(millis));
