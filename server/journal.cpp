@@ -38,7 +38,12 @@ json StoredRoom::replay_json() const {
   for (int s = 0; s < seats; ++s) names.push_back(nullptr);
   for (const StoredSeat& seat : seat_list) {
     if (seat.seat >= 0 && seat.seat < seats) {
-      names[static_cast<std::size_t>(seat.seat)] = {{"name", seat.name}, {"bot", !seat.bot.empty()}};
+      // A seat's moves are shown under the name it had when it made them: `name` is the last,
+      // `names` says from which move each applied.
+      const std::vector<SeatName> history =
+          seat.names.empty() ? std::vector<SeatName>{{seat.name, 0}} : seat.names;
+      names[static_cast<std::size_t>(seat.seat)] = {
+          {"name", seat.name}, {"bot", !seat.bot.empty()}, {"names", names_json(history)}};
     }
   }
   json times = json::array();
@@ -184,6 +189,7 @@ class SqliteJournal final : public Journal {
     path_ = (std::filesystem::path(dir) / "campfire.db").string();
     writer_db_ = open_db(path_, fsync);
     exec(writer_db_, kSchema);
+    add_names_column();
     reader_db_ = open_db(path_, fsync);
     {
       Stmt codes(reader_db_, "SELECT code FROM rooms");
@@ -277,8 +283,10 @@ class SqliteJournal final : public Journal {
     Stmt& seats = *reader_.at(1);
     seats.bind(1, code);
     while (seats.step()) {
-      r.seat_list.push_back({static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2),
-                             seats.text(3)});
+      r.seat_list.push_back(
+          {static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2), seats.text(3),
+           seats.is_null(4) ? std::vector<SeatName>{}
+                            : names_from_json(json::parse(seats.text(4), nullptr, false))});
     }
     seats.reset();
     Stmt& actions = *reader_.at(2);
@@ -345,9 +353,11 @@ class SqliteJournal final : public Journal {
     const char* sql[kCount] = {
         "INSERT INTO rooms(code, game, seats, options, seed, deck_order, listed, settings, status,"
         " version, created_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot) VALUES(?1, ?2, ?3, ?4, ?5)",
+        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot, names)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
         "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
-        "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, "
+        "?6)",
         "UPDATE rooms SET status = ?2, result = ?3, finished_ms = ?4 WHERE code = ?1",
         "UPDATE rooms SET version = ?2 WHERE code = ?1",
         "DELETE FROM rooms WHERE code = ?1",
@@ -355,16 +365,27 @@ class SqliteJournal final : public Journal {
         "DELETE FROM actions WHERE code = ?1",
     };
     for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
-    for (const char* s : {
-             "SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
-             " created_ms, finished_ms, result FROM rooms WHERE code = ?1",
-             "SELECT seat, name, token_hash, bot FROM seats WHERE code = ?1 ORDER BY seat",
-             "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
+    for (const char* s :
+         {"SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
+          " created_ms, finished_ms, result FROM rooms WHERE code = ?1",
+          "SELECT seat, name, token_hash, bot, names FROM seats WHERE code = ?1 ORDER BY seat",
+          "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
       reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
     }
   }
 
   Stmt& st(S s) { return *statements_[s]; }
+
+  // Journals written before seats kept their earlier names lack the column: add it once.
+  void add_names_column() {
+    bool present = false;
+    {
+      Stmt columns(writer_db_, "SELECT name FROM pragma_table_info('seats')");
+      while (columns.step()) present |= columns.text(0) == "names";
+      columns.reset();
+    }
+    if (!present) exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
+  }
 
   void apply(const Record& r) {
     switch (r.kind) {
@@ -384,8 +405,14 @@ class SqliteJournal final : public Journal {
         return;
       }
       case Record::Kind::kSeat:
-        st(kPutSeat).bind(1, r.code).bind(2, r.seat.seat).bind(3, r.seat.name)
-            .bind(4, r.seat.token_hash).bind(5, r.seat.bot).run();
+        st(kPutSeat)
+            .bind(1, r.code)
+            .bind(2, r.seat.seat)
+            .bind(3, r.seat.name)
+            .bind(4, r.seat.token_hash)
+            .bind(5, r.seat.bot)
+            .bind(6, dump(names_json(r.seat.names)))
+            .run();
         break;
       case Record::Kind::kFreeSeat:
         st(kFreeSeat).bind(1, r.code).bind(2, r.seat.seat).run();

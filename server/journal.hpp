@@ -22,12 +22,43 @@ namespace campfire::server {
 
 using json = nlohmann::json;
 
+// A name a seat went by, from the move it was taken on (0: from before the first move).
+struct SeatName {
+  std::string name;
+  std::size_t from_move = 0;
+};
+
 struct StoredSeat {
   int seat = 0;
   std::string name;
   std::string token_hash;  // empty for a bot
   std::string bot;         // the strategy of a server-side bot; empty for a player
+  // Every name the seat has gone by, oldest first; the last is `name`. Empty in journals written
+  // before names were kept (the seat then had `name` throughout).
+  std::vector<SeatName> names{};
 };
+
+// The names as the journal and replays write them: [{"name": "Ann", "fromMove": 0}, ...].
+// Inline: the cluster's Redis journal writes them too, without the SQLite journal.
+inline json names_json(const std::vector<SeatName>& names) {
+  json out = json::array();
+  for (const SeatName& n : names) out.push_back({{"name", n.name}, {"fromMove", n.from_move}});
+  return out;
+}
+
+// Reads what names_json wrote; anything else gives no names.
+inline std::vector<SeatName> names_from_json(const json& j) {
+  std::vector<SeatName> out;
+  if (!j.is_array()) return out;
+  for (const json& n : j) {
+    if (!n.is_object() || !n.contains("name") || !n["name"].is_string() ||
+        !n.contains("fromMove") || !n["fromMove"].is_number_unsigned()) {
+      return {};
+    }
+    out.push_back({n["name"].get<std::string>(), n["fromMove"].get<std::size_t>()});
+  }
+  return out;
+}
 
 struct StoredAction {
   int seat = 0;

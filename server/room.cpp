@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include "protocol/json_text.hpp"
 #include "protocol/protocol.hpp"
@@ -163,6 +164,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     SeatInfo& info = seats_[static_cast<std::size_t>(seat.seat)];
     info.taken = true;
     info.name = seat.name;
+    info.names = seat.names.empty() ? std::vector<SeatName>{{seat.name, 0}} : seat.names;
     info.token_hash = seat.token_hash;
     if (!seat.bot.empty()) {
       info.bot = bots::make_strategy(seat.bot, match_.game());
@@ -301,7 +303,7 @@ void Room::record_seat(int seat) {
   Journal::Record r;
   if (info.taken) {
     r.kind = Journal::Record::Kind::kSeat;
-    r.seat = {seat, info.name, info.token_hash, info.bot_name};
+    r.seat = {seat, info.name, info.token_hash, info.bot_name, info.names};
   } else {
     r.kind = Journal::Record::Kind::kFreeSeat;
     r.seat.seat = seat;
@@ -356,6 +358,11 @@ std::string Room::render(const std::string& text) const {
   std::string out;
   out.reserve(text.size() + 16);
   for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "{{") == 0) {
+      out += '{';
+      i += 2;
+      continue;
+    }
     if (text.compare(i, 6, "{seat:") == 0) {
       const auto end = text.find('}', i);
       if (end != std::string::npos) {
@@ -363,13 +370,23 @@ std::string Room::render(const std::string& text) const {
         if (s >= 0 && s < static_cast<int>(seats_.size())) {
           out += seats_[static_cast<std::size_t>(s)].taken
                      ? seats_[static_cast<std::size_t>(s)].name
-                     : "seat " + std::to_string(s);
+                     : "seat " + std::to_string(s + 1);
           i = end + 1;
           continue;
         }
       }
     }
     out += text[i++];
+  }
+  return out;
+}
+
+std::string Room::literal(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    out += ch;
+    if (ch == '{') out += '{';
   }
   return out;
 }
@@ -771,6 +788,7 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
   const std::string token = new_token();
   info.taken = true;
   info.name = std::move(name);
+  info.names = {{info.name, match_.log().size()}};
   info.token_hash = hash_token(token);
   info.client = c;
   info.grace->cancel();
@@ -796,7 +814,8 @@ void Room::forget(const Client* c) {
 void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat) {
   on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id), seat]() mutable {
     if (auto held = seat_of(c.get())) {
-      return fail(c, id, "room_full", "you already hold seat " + std::to_string(*held));
+      return fail(c, id, "room_full",
+                  "you already hold seat " + std::to_string(*held + 1) + " of this room");
     }
     if (status_ != RoomStatus::kWaiting) {
       return fail(c, id, "already_started", "the game has started; ask for a rejoin link");
@@ -805,7 +824,8 @@ void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optio
     if (seat) {
       if (*seat < 0 || *seat >= match_.seats()) {
         return fail(c, id, "room_full",
-                    "this room has seats 0 to " + std::to_string(match_.seats() - 1));
+                    "\"seat\" is 0 to " + std::to_string(match_.seats() - 1) +
+                        " in this room (seats are counted from 0 here)");
       }
       if (!seats_[static_cast<std::size_t>(*seat)].taken) free = *seat;
     } else {
@@ -837,14 +857,12 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
         info.bot.reset();
       }
       c->entered(code_);
-      if (!name.empty() && name != info.name) {
-        info.name = std::move(name);
-        record_seat(static_cast<int>(s));
-      }
+      Events events;
+      rename_seat(static_cast<int>(s), std::move(name), events);
       reply(c, id, {{"type", "joined"}, {"room", code_}, {"seat", s}, {"token", token}});
       c->rejoin_answered(true);
       spdlog::info("room {}: seat {} resumed by '{}'", code_, s, info.name);
-      changed(nullptr);
+      changed(&events.list());
       return;
     }
     fail(c, id, "bad_token", "that token does not belong to a seat of room " + code_);
@@ -919,6 +937,7 @@ void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
     SeatInfo& info = seats_[static_cast<std::size_t>(*free)];
     info.taken = true;
     info.name = "Bot " + std::to_string(*free + 1);
+    info.names = {{info.name, 0}};
     info.bot = std::move(bot);
     info.bot_name = strategy;
     record_seat(*free);
@@ -1018,11 +1037,32 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
 void Room::rename(std::shared_ptr<Client> c, std::string name) {
   on_strand([this, c = std::move(c), name = std::move(name)]() mutable {
     if (auto seat = seat_of(c.get())) {
-      seats_[static_cast<std::size_t>(*seat)].name = std::move(name);
-      record_seat(*seat);
-      changed(nullptr);
+      Events events;
+      if (rename_seat(*seat, std::move(name), events)) changed(&events.list());
     }
   });
+}
+
+bool Room::rename_seat(int seat, std::string name, Events& events) {
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  if (name.empty() || name == info.name) return false;
+  const std::string before = std::exchange(info.name, std::move(name));
+  // Moves already made keep the old name; the new one applies from the next move.
+  const std::size_t from = match_.log().size();
+  if (!info.names.empty() && info.names.back().from_move == from) info.names.pop_back();
+  if (info.names.empty() || info.names.back().name != info.name) {
+    info.names.push_back({info.name, from});
+  }
+  record_seat(seat);
+  if (status_ != RoomStatus::kWaiting) {
+    events.emit(Audience::all(), [&] {
+      return json{{"type", "renamed"},
+                  {"seat", seat},
+                  {"from", before},
+                  {"text", literal(before) + " is now called {seat:" + std::to_string(seat) + "}"}};
+    });
+  }
+  return true;
 }
 
 void Room::free_seat(int seat) {

@@ -112,6 +112,9 @@ class Room : public std::enable_shared_from_this<Room> {
     long long legal_since = 0;
     std::size_t legal_hash = 0;
     std::string name;
+    // Every name the seat went by and from which move (the last is `name`): earlier moves keep
+    // the name they were made under in replays.
+    std::vector<SeatName> names;
     std::string token_hash;
     std::weak_ptr<Client> client;
     std::unique_ptr<bots::Strategy> bot;
@@ -143,11 +146,16 @@ class Room : public std::enable_shared_from_this<Room> {
   void journaled(std::uint64_t seq, bool ok);
   bool is_bot(std::size_t seat) const { return seats_[seat].bot != nullptr; }
   void free_seat(int seat);
+  // Gives a seat a new name from the next move on; once the game has started everyone is told
+  // (in `events`) whom the new name belongs to. False when the name is the same.
+  bool rename_seat(int seat, std::string name, Events& events);
   void take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id);
   void forget(const Client* c);
 
-  // Names in place of {seat:N}.
+  // Names in place of {seat:N} (an empty seat is "seat N", counted from 1 as people count);
+  // "{{" stands for a plain "{", so literal() text (a player's name) is never taken for a seat.
   std::string render(const std::string& text) const;
+  static std::string literal(const std::string& text);
   json render_event(const json& body) const;
   json players() const;
   json window_json() const;

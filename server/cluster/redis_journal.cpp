@@ -71,8 +71,10 @@ Connection::Args arguments(const Journal::Record& r, const Fence& fence) {
     }
     case Journal::Record::Kind::kSeat:
       a.push_back(std::to_string(r.seat.seat));
-      a.push_back(
-          dump({{"name", r.seat.name}, {"tokenHash", r.seat.token_hash}, {"bot", r.seat.bot}}));
+      a.push_back(dump({{"name", r.seat.name},
+                        {"tokenHash", r.seat.token_hash},
+                        {"bot", r.seat.bot},
+                        {"names", names_json(r.seat.names)}}));
       break;
     case Journal::Record::Kind::kFreeSeat:
       a.push_back(std::to_string(r.seat.seat));
@@ -316,9 +318,9 @@ std::optional<StoredRoom> RedisJournal::load(const std::string& code) {
     room.result = f.count("result") ? json::parse(f["result"]) : json(nullptr);
     for (const auto& [seat, text] : fields_of(r.elements[1])) {
       const json s = json::parse(text);
-      room.seat_list.push_back({std::stoi(seat), s.at("name").get<std::string>(),
-                                s.at("tokenHash").get<std::string>(),
-                                s.at("bot").get<std::string>()});
+      room.seat_list.push_back(
+          {std::stoi(seat), s.at("name").get<std::string>(), s.at("tokenHash").get<std::string>(),
+           s.at("bot").get<std::string>(), names_from_json(s.value("names", json()))});
     }
     std::sort(room.seat_list.begin(), room.seat_list.end(),
               [](const StoredSeat& a, const StoredSeat& b) { return a.seat < b.seat; });

@@ -3,144 +3,15 @@
 // Each test drives one cause (no network; the room's own timers on a local io_context) and checks
 // the three things a commit does besides applying the move: the journal holds it, the metrics
 // count it under its cause, and every member is sent the change.
-#include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
-#include <boost/asio/io_context.hpp>
-#include <chrono>
-#include <functional>
 #include <map>
 
-#include "engine/core/match.hpp"
-#include "engine/core/registry.hpp"
-#include "server/room.hpp"
+#include "tests/server/room_harness.hpp"
 
 namespace campfire::server::testing {
 namespace {
 
-using namespace std::chrono_literals;
-
-struct RecordingClient final : Client {
-  void send(Frame frame) override { messages.push_back(json::parse(*frame)); }
-  void entered(const std::string&) override {}
-  void evicted(const std::string&) override {}
-
-  // The messages of one type, oldest first.
-  std::vector<json> of_type(const std::string& type) const {
-    std::vector<json> out;
-    for (const json& m : messages) {
-      if (m["type"] == type) out.push_back(m);
-    }
-    return out;
-  }
-  json last_state() const {
-    const auto states = of_type("state");
-    return states.empty() ? json() : states.back();
-  }
-  std::vector<json> messages;
-};
-
-// Keeps every record the room writes (nothing is stored; writes complete at once).
-struct RecordingJournal final : NullJournal {
-  void write(Record r, Done done) override {
-    records.push_back(std::move(r));
-    if (done) done(true);
-  }
-  std::vector<StoredAction> actions() const {
-    std::vector<StoredAction> out;
-    for (const Record& r : records) {
-      if (r.kind == Record::Kind::kAction) out.push_back(r.action);
-    }
-    return out;
-  }
-  std::vector<Record> records;
-};
-
-class CommitTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    spdlog::set_level(spdlog::level::warn);
-    config_.test_mode = true;
-    config_.window_scale = 0.01;  // a 2 s window or turn becomes 20 ms
-    config_.bot_delay_ms = 1;
-  }
-  void TearDown() override {
-    if (room_) room_->shutdown();
-    ioc_.restart();
-    ioc_.poll();
-  }
-
-  // A started room of `seats` players (seat 0 first), `bots` of them server bots at the end.
-  void open(const char* game, int seats, RoomSettings settings, int bots = 0,
-            std::uint64_t seed = 11) {
-    const Game& g = *Registry::builtin().find(game);
-    game_ = &g;
-    room_ = std::make_shared<Room>(ioc_, config_, journal_, metrics_, "COMMIT",
-                                   std::move(*Match::create(g, seats, json::object(), seed)), false,
-                                   settings);
-    for (int s = 0; s < seats - bots; ++s) {
-      players_.push_back(std::make_shared<RecordingClient>());
-      room_->join(players_.back(), "P" + std::to_string(s), s + 1, s);
-    }
-    for (int s = seats - bots; s < seats; ++s)
-      room_->add_bot(players_.front(), 50 + s, s, "random");
-    spectator_ = std::make_shared<RecordingClient>();
-    room_->spectate(spectator_, 98);
-    room_->start(players_.front(), 99);
-    poll();
-    ASSERT_EQ(players_.front()->last_state()["status"], "playing");
-  }
-
-  void poll() {
-    ioc_.restart();
-    ioc_.poll();
-  }
-  // Runs the room's timers until `done` holds (or a generous limit passes: a failure, not a wait).
-  void run_until(const std::function<bool()>& done) {
-    const auto limit = std::chrono::steady_clock::now() + 20s;
-    while (!done() && std::chrono::steady_clock::now() < limit) {
-      ioc_.restart();
-      ioc_.run_one_for(5ms);
-    }
-    ASSERT_TRUE(done()) << "the room never got there";
-  }
-
-  // What every member (each seated player, and the spectator) last saw, and that the last change
-  // reached each of them.
-  void expect_published_to_all(std::size_t moves) {
-    for (std::size_t s = 0; s < players_.size(); ++s) {
-      SCOPED_TRACE("seat " + std::to_string(s));
-      const json st = players_[s]->last_state();
-      ASSERT_FALSE(st.is_null());
-      EXPECT_EQ(st["moves"], moves);
-      EXPECT_EQ(st["seat"], s);
-    }
-    const json watched = spectator_->last_state();
-    ASSERT_FALSE(watched.is_null());
-    EXPECT_EQ(watched["moves"], moves);
-    EXPECT_TRUE(watched["seat"].is_null());
-    EXPECT_EQ(watched["version"], players_.front()->last_state()["version"]);
-  }
-
-  std::uint64_t moves(MoveCause c) const { return metrics_.moves(c); }
-  std::uint64_t all_moves() const {
-    std::uint64_t n = 0;
-    for (std::size_t i = 0; i < kMoveCauses; ++i) n += metrics_.moves(static_cast<MoveCause>(i));
-    return n;
-  }
-  // The acting seat of the last state seat 0 was sent.
-  int acting() const { return players_.front()->last_state()["toAct"][0].get<int>(); }
-
-  boost::asio::io_context ioc_;
-  Config config_;
-  RecordingJournal journal_;
-  Metrics metrics_;
-  const Game* game_ = nullptr;
-  std::shared_ptr<Room> room_;
-  std::vector<std::shared_ptr<RecordingClient>> players_;
-  std::shared_ptr<RecordingClient> spectator_;
-};
+class CommitTest : public RoomHarness {};
 
 TEST_F(CommitTest, APlayersActionIsJournaledCountedRepliedAndPublished) {
   open("pinocchio", 2, RoomSettings{});
