@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/token_bucket.hpp"
+
 namespace campfire::server {
 
 struct Config {
@@ -33,6 +35,8 @@ struct Config {
   // Wrong rejoin tokens: each address may try `bad_token_burst` at once, then this many a minute.
   double bad_token_burst = 10;
   double bad_tokens_per_minute = 10;
+  Rate message_rate() const { return {messages_per_second, message_burst}; }
+  Rate rejoin_rate() const { return {bad_tokens_per_minute / 60.0, bad_token_burst}; }
   int bot_delay_ms = 600;                // how long server-side bots "think"
   int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
   double window_scale = 1.0;             // test mode only: multiplies every timed window

@@ -21,35 +21,28 @@ void ServerContext::release(const std::string& address) {
   --connections;
 }
 
-ServerContext::Bucket& ServerContext::refill(const std::string& address,
-                                             std::chrono::steady_clock::time_point now) {
-  const double burst = config.bad_token_burst;
-  const double per_second = config.bad_tokens_per_minute / 60.0;
-  const auto grown = [&](const Bucket& b) {
-    const double elapsed = std::chrono::duration<double>(now - b.refilled).count();
-    return std::min(burst, b.tokens + elapsed * per_second);
-  };
+ServerContext::Bucket& ServerContext::rejoin_bucket(const std::string& address,
+                                                   TokenBucket::Clock::time_point now) {
+  const Rate rate = config.rejoin_rate();
   // Forget addresses whose budget has grown back and that nothing waits on, so the map stays
   // small.
   if (rejoin_buckets_.size() > 1024) {
     std::erase_if(rejoin_buckets_, [&](const auto& entry) {
       const Bucket& b = entry.second;
-      return b.in_flight == 0 && b.waiting.empty() && grown(b) >= burst;
+      return b.in_flight == 0 && b.waiting.empty() && b.budget.full(rate, now);
     });
   }
-  Bucket& b = rejoin_buckets_.try_emplace(address, Bucket{burst, now, 0, {}}).first->second;
-  b.tokens = grown(b);
-  b.refilled = now;
-  return b;
+  return rejoin_buckets_.try_emplace(address, Bucket{TokenBucket(rate, now), 0, {}})
+      .first->second;
 }
 
 void ServerContext::ask_rejoin(const std::string& address, std::function<void(bool)> go) {
   bool allowed = false;
   {
     std::lock_guard lock(mutex_);
-    Bucket& b = refill(address, std::chrono::steady_clock::now());
-    if (b.tokens >= 1.0) {
-      b.tokens -= 1.0;
+    const auto now = TokenBucket::Clock::now();
+    Bucket& b = rejoin_bucket(address, now);
+    if (b.budget.take(config.rejoin_rate(), now)) {
       ++b.in_flight;
       allowed = true;
     } else if (b.in_flight > 0) {
@@ -66,12 +59,13 @@ void ServerContext::rejoin_done(const std::string& address, bool wrong) {
   std::vector<std::function<void(bool)>> refused;
   {
     std::lock_guard lock(mutex_);
-    Bucket& b = refill(address, std::chrono::steady_clock::now());
+    const Rate rate = config.rejoin_rate();
+    const auto now = TokenBucket::Clock::now();
+    Bucket& b = rejoin_bucket(address, now);
     --b.in_flight;
-    if (!wrong) b.tokens = std::min(config.bad_token_burst, b.tokens + 1.0);
+    if (!wrong) b.budget.give_back(rate, now);
     std::size_t next = 0;
-    for (; next < b.waiting.size() && b.tokens >= 1.0; ++next) {
-      b.tokens -= 1.0;
+    for (; next < b.waiting.size() && b.budget.take(rate, now); ++next) {
       ++b.in_flight;
       allowed.push_back(std::move(b.waiting[next]));
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/lobby.hpp"
@@ -94,12 +95,11 @@ class ServerContext {
   mutable std::mutex mutex_;
   std::map<std::string, int> per_address_;
   struct Bucket {
-    double tokens = 0;
-    std::chrono::steady_clock::time_point refilled;
-    int in_flight = 0;  // allowed rejoins whose room has not answered yet
+    TokenBucket budget;  // at Config::rejoin_rate()
+    int in_flight = 0;   // allowed rejoins whose room has not answered yet
     std::vector<std::function<void(bool)>> waiting;
   };
-  Bucket& refill(const std::string& address, std::chrono::steady_clock::time_point now);
+  Bucket& rejoin_bucket(const std::string& address, TokenBucket::Clock::time_point now);
   std::map<std::string, Bucket> rejoin_buckets_;
   std::map<const void*, Tracked> sessions_;
 };

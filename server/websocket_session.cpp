@@ -33,16 +33,14 @@ WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
     : ws_(std::in_place_index<0>, std::move(socket)),
       ctx_(ctx),
       ticket_(std::move(ticket)),
-      tokens_(ctx.config.message_burst),
-      refilled_(std::chrono::steady_clock::now()) {}
+      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {}
 
 WebSocketSession::WebSocketSession(TlsStream&& stream, ServerContext& ctx,
                                    std::unique_ptr<ServerContext::Ticket> ticket)
     : ws_(std::in_place_index<1>, std::move(stream)),
       ctx_(ctx),
       ticket_(std::move(ticket)),
-      tokens_(ctx.config.message_burst),
-      refilled_(std::chrono::steady_clock::now()) {}
+      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {}
 
 WebSocketSession::~WebSocketSession() {
   // Rejoins a closed room never answered hold budget: settle them as wrong (they were not
@@ -112,16 +110,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
 }
 
 bool WebSocketSession::allow_message() {
-  const auto now = std::chrono::steady_clock::now();
-  const double elapsed = std::chrono::duration<double>(now - refilled_).count();
-  refilled_ = now;
-  tokens_ = std::min(ctx_.config.message_burst,
-                     tokens_ + elapsed * ctx_.config.messages_per_second);
-  if (tokens_ >= 1.0) {
-    tokens_ -= 1.0;
-    return true;
-  }
-  return false;
+  return messages_.take(ctx_.config.message_rate(), TokenBucket::Clock::now());
 }
 
 void WebSocketSession::handle(std::string_view text) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "protocol/protocol.hpp"
+#include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
 #include "server/context.hpp"
 
@@ -101,8 +102,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::string room_code_;
   int rejoins_in_flight_ = 0;  // rejoins allowed by the address budget, not yet answered
 
-  double tokens_;
-  std::chrono::steady_clock::time_point refilled_;
+  TokenBucket messages_;  // at Config::message_rate()
   int violations_ = 0;
 };
 
