@@ -371,6 +371,106 @@ test('fib-fibonacci: every run name stays readable above a lifted card, and each
   await page.setViewportSize(DESKTOP);
 });
 
+// Both sixes of the deck restarting runs: one side restarted twice (three runs in a chain), or
+// two sides restarted once each, every run long, a 4 in hand that may take any run card, the
+// draw pile used up (passing is a button of its own).
+function restarted(twice) {
+  const runs = [
+    { base: 0, opening: 'A', cards: ['2S', '3S', '5S', '8S'], values: [2, 3, 5, 8], closed: true, cappedBy: 1 },
+    { base: 0, opening: 'B', cards: ['3H', '5H', '8D'], values: [3, 5, 8], closed: true, cappedBy: twice ? null : 2 },
+    { base: 1, opening: 'A', cards: ['2D', '3D', '5C', '8C'], values: [2, 3, 5, 8], closed: true, cappedBy: twice ? 2 : null },
+    { base: 2, opening: 'A', cards: ['2H', '3C', '5D'], values: [2, 3, 5], closed: false, cappedBy: null, next: 8 },
+    { base: 3, opening: 'A', cards: ['2C', '5S', '7S'], values: [2, 5, 7], closed: true, cappedBy: null },
+    { base: 3, opening: 'B', cards: ['3S', '5H'], values: [3, 5], closed: false, cappedBy: null, next: 8 },
+  ];
+  const bases = [{ card: 'X1', role: 'joker', caps: null }, { card: '6C', role: 'restart', caps: 0 },
+    { card: '6D', role: 'restart', caps: twice ? 2 : 1 }, { card: 'X2', role: 'joker', caps: null }];
+  const columns = twice
+    ? [{ base: 0, A: [0, 2, 3], B: [1] }, { base: 3, A: [4], B: [5] }]
+    : [{ base: 0, A: [0, 2], B: [1, 3] }, { base: 3, A: [4], B: [5] }];
+  const view = { ...FF_VIEW, turn: 40, drawPile: 0, handCounts: [5, 4], sideArea: ['7C', '7D'], hand: ['4C', '2C', '5D', '7H', '8H'], lastPlay: null, bases, runs, columns };
+  const legal = [];
+  runs.forEach((r, run) => r.cards.forEach((_, position) => legal.push({ move: 'four', card: '4C', run, position })));
+  legal.push({ move: 'run', card: '8H', run: 3 }, { move: 'run', card: '8H', run: 5 }, { move: 'pass' });
+  const labels = legal.map((a) => (a.move === 'four' ? `swap 4C for card ${a.position + 1} of run ${a.run + 1}` : a.move === 'run' ? `play 8H on run ${a.run + 1}` : 'pass'));
+  return state('fib-fibonacci', view, { legal, labels, players: PLAYERS.slice(0, 2) });
+}
+
+// What of the Fib-Fibonacci table a player cannot see: parts off the screen, cut off by the edge
+// of the table, or under something else. A run card shows the strip with its rank and suit (the
+// cards laid on it cover the rest, as on a real table); everything else shows its middle.
+function ffHidden() {
+  const top = document.querySelector('.table-top').getBoundingClientRect();
+  const out = [];
+  const probe = (el, what, fx, fy) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width * fx;
+    const y = r.top + r.height * fy;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > window.innerWidth + 0.5 || r.bottom > window.innerHeight + 0.5) out.push(`${what} is off the screen`);
+    else if (r.top < top.top - 0.5 || r.bottom > top.bottom + 0.5 || r.left < top.left - 0.5 || r.right > top.right + 0.5) out.push(`${what} is cut off by the table's edge`);
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit))) out.push(`${what} is covered by ${hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'}`);
+  };
+  for (const el of document.querySelectorAll('.fib-center .run-card .card')) probe(el, el.getAttribute('aria-label'), 0.2, 0.1);
+  for (const el of document.querySelectorAll('.fib-center .base .card')) probe(el, el.getAttribute('aria-label'), 0.5, 0.5);
+  for (const el of document.querySelectorAll('.fib-center .run-name, .fib-center .run-next, .fib-side .card')) probe(el, el.textContent || el.getAttribute('aria-label'), 0.5, 0.5);
+  const t = document.querySelector('.table-top');
+  if (t.scrollHeight > t.clientHeight + 1 || t.scrollWidth > t.clientWidth + 1) out.push(`the middle of the table scrolls (${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight})`);
+  const main = document.querySelector('main');
+  if (document.scrollingElement.scrollHeight > window.innerHeight + 1 || main.scrollHeight > main.clientHeight + 1) out.push('the page scrolls');
+  for (const el of document.querySelectorAll('.my-area .hand .card, .action-bar button')) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) out.push(`${el.getAttribute('aria-label') || el.textContent} is off the screen`);
+  }
+  return out;
+}
+
+for (const twice of [true, false]) {
+  test(`fib-fibonacci: with ${twice ? 'one side restarted twice' : 'two sides restarted'}, the whole table fits 1280x800, 1366x768 and 1024x768 without scrolling`, async () => {
+    const { page } = player;
+    for (const size of [{ width: 1280, height: 800 }, { width: 1366, height: 768 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => window.fresh());
+      await draw(restarted(twice));
+      assert.equal(await page.locator('.base.restart').count(), 2, 'both restart sixes are on the table');
+      assert.equal(await page.locator('.run-card').count(), 19);
+      assert.deepEqual(await page.evaluate(ffHidden), [], `at ${size.width}x${size.height}`);
+      // The sixes still lie between the runs they cap and the runs they opened.
+      const sideA = await page.locator('.run-col').first().evaluate((col) => [...col.children].map((c) => (c.classList.contains('restart') ? '6' : c.querySelector('.run-name')?.textContent ?? c.textContent)));
+      assert.deepEqual(sideA, twice ? ['side A', 'run 1', '6', 'run 3', '6', 'run 4'] : ['side A', 'run 1', '6', 'run 3']);
+      await screenshot(page, `fib-restarted-${twice ? 'twice' : 'two-sides'}-${size.width}x${size.height}.png`);
+    }
+    await page.setViewportSize(DESKTOP);
+  });
+}
+
+test('fib-fibonacci on a phone: the first card of every run shows its rank and suit', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const twice of [true, false]) {
+    await page.evaluate(() => window.fresh());
+    await draw(restarted(twice));
+    const runs = page.locator('.fib-center .run');
+    for (let i = 0; i < await runs.count(); i++) {
+      const first = runs.nth(i).locator('.run-card .card').first();
+      // The middle of the table scrolls on a phone: bring the run into view, as a player would.
+      await first.evaluate((el) => el.scrollIntoView({ block: 'nearest' }));
+      const seen = await first.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const corner = el.querySelector('.corner.tl').getBoundingClientRect();
+        const points = [[corner.left + corner.width / 2, corner.top + corner.height * 0.25], [r.left + r.width * 0.5, r.top + 4]];
+        return { label: el.getAttribute('aria-label'), shown: points.every(([x, y]) => {
+          const hit = document.elementFromPoint(x, y);
+          return !!hit && (hit === el || el.contains(hit));
+        }) };
+      });
+      assert.ok(seen.shown, `${seen.label}: its corner is hidden (${twice ? 'a side restarted twice' : 'two sides restarted'})`);
+    }
+    await screenshot(page, `fib-restarted-${twice ? 'twice' : 'two-sides'}-390x844.png`);
+  }
+  await page.setViewportSize(DESKTOP);
+});
+
 test('pinocchio: every stack says in words how many cards it has left to play', async () => {
   const { page } = player;
   await page.evaluate(() => window.fresh());

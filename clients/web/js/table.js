@@ -277,13 +277,16 @@ export class TableView {
 
   // The table uses the room it has: the other seats and the middle of the table are drawn as
   // large as they fit without scrolling (up to half as large again), so a wide or tall screen
-  // shows big cards rather than empty felt. Each drawing and each change of size fits again.
+  // shows big cards rather than empty felt, and a crowded table (many runs, a long fire) is drawn
+  // smaller rather than scrolled. On a phone the cards are small already: there the middle
+  // scrolls instead. Each drawing and each change of size fits again.
   fitTable() {
     const top = this.board.querySelector('.table-top');
     if (!top) return;
     const fits = () => top.scrollHeight <= top.clientHeight + 1 && top.scrollWidth <= top.clientWidth + 1;
-    let chosen = FIT_STEPS[FIT_STEPS.length - 1];
-    for (const step of FIT_STEPS) {
+    const steps = window.innerWidth <= PHONE_WIDTH ? FIT_STEPS.filter((s) => s >= 1) : FIT_STEPS;
+    let chosen = steps[steps.length - 1];
+    for (const step of steps) {
       top.style.setProperty('--fit', String(step));
       if (fits()) {
         chosen = step;
@@ -531,8 +534,10 @@ export class TableView {
   }
 }
 
-// How large the middle of the table may be drawn, largest first.
-const FIT_STEPS = [1.5, 1.4, 1.3, 1.2, 1.1, 1];
+// How large the middle of the table may be drawn, largest first, and the widest window drawn as
+// a phone (the width of the phone layout in table.css).
+const FIT_STEPS = [1.5, 1.4, 1.3, 1.2, 1.1, 1, 0.9, 0.8, 0.7];
+const PHONE_WIDTH = 480;
 
 // Without a game's own words: the verbs of the labels, "draw, play or pass".
 export function genericPrompt(s) {

@@ -64,9 +64,12 @@ export function runNeeds(r) {
   return { short: `needs ${next}`, long: `the next card must count ${next}, the sum of the last two (a 6 counts as anything)` };
 }
 
-// One opening of a column: its run, and after every restart 6 the run that 6 opened.
+// One opening of a column: its run, and after every restart 6 the run that 6 opened. A side
+// restarted once or twice is a chain, laid left to right where the screen is wide enough: stacked
+// downwards it would grow taller than a desktop screen.
 function opening(ctx, ids, side) {
-  const col = h('div.run-col', { role: 'group', 'aria-label': `side ${side}` }, h('div.opening-name', null, `side ${side}`));
+  const chain = (ids || []).length > 1;
+  const col = h(`div.run-col${chain ? '.chain' : ''}`, { role: 'group', 'aria-label': `side ${side}` }, h('div.opening-name', null, `side ${side}`));
   for (const id of ids || []) {
     const r = ctx.view.runs?.[id];
     const el = run(ctx, id);
