@@ -56,6 +56,7 @@ async function onScreen(page, size, what) {
   assert.deepEqual(m.off, [], `${what}: off screen at ${size.width}x${size.height} (${m.status})`);
   assert.ok(!m.pageScrolls, `${what}: the page scrolls at ${size.width}x${size.height}`);
   assert.ok(m.width <= size.width + 1, `${what}: the page is ${m.width}px wide`);
+  assert.deepEqual(await page.evaluate(hiddenNeeds), [], `${what}: hidden at ${size.width}x${size.height} (${m.status})`);
   return m;
 }
 
@@ -140,6 +141,78 @@ for (const reduced of [false, true]) {
         assert.equal(m.flights, m.arrivals, 'every arriving card flies');
       }
       assertClean(player);
+    } finally {
+      await player.context.close();
+    }
+  });
+}
+
+// What of the table a player needs and cannot see or tap: the status line, each hand card, each
+// of their controls and each button of the action bar, probed at a point of its own that must be
+// the element itself (a hand card at its left edge, which a fanned hand leaves uncovered).
+function hiddenNeeds() {
+  const out = [];
+  const probe = (el, what, atLeftEdge) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const x = atLeftEdge ? r.left + Math.min(6, r.width / 2) : r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit))) {
+      const by = hit ? (hit.closest('#table-talk') ? 'the table talk drawer' : `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`) : 'the edge of the screen';
+      out.push(`${what} is covered by ${by}`);
+    }
+  };
+  probe(document.querySelector('.turn-line'), 'the status line', true);
+  document.querySelectorAll('.my-area .hand .card').forEach((c, i) => probe(c, `hand card ${i}`, true));
+  document.querySelectorAll('.my-area .playable').forEach((c, i) => probe(c, `your control ${i} (${c.getAttribute('aria-label') || c.textContent})`, true));
+  document.querySelectorAll('.action-bar button').forEach((b, i) => probe(b, `action button ${i} (${b.textContent})`, false));
+  return out;
+}
+
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+for (const g of GAMES) {
+  test(`${g.id} opened on a phone: table talk is a closed drawer that covers nothing until the player opens it`, { timeout: 120000 }, async () => {
+    const phone = SIZES[2];
+    const player = await env.player('Kim', phone);
+    const { page } = player;
+    const talk = page.locator('#table-talk');
+    try {
+      await startWithBots(page, env.server.url, g.id, g.seats);
+      await page.waitForSelector('.turn-line.my-turn', { timeout: 60000 });
+      await frames(page);
+      assert.ok(!(await talk.isVisible()), 'the drawer is closed');
+      assert.deepEqual(await page.evaluate(hiddenNeeds), [], `${g.id} as the table opens`);
+      await screenshot(page, `phone-${g.id}-opened.png`);
+      // The player opens it: it is on screen, its chat can be typed into; closing gives the table back.
+      await page.locator('.talk-toggle').click();
+      await page.waitForFunction(() => {
+        const side = document.getElementById('table-talk');
+        const r = side.getBoundingClientRect();
+        return side.getAnimations().length === 0 && r.top >= 0 && r.bottom <= window.innerHeight + 1;
+      });
+      const input = page.locator('#table-talk input');
+      assert.ok(await input.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+      }), 'the chat line is on top and usable');
+      await page.locator('.talk-close').click();
+      await talk.waitFor({ state: 'hidden' });
+      assert.deepEqual(await page.evaluate(hiddenNeeds), [], `${g.id} after the drawer was closed`);
+      // The window turns wide and back (a rotated tablet, a resized window): the drawer is not
+      // seen sweeping over the hand, which is in view at once.
+      await page.setViewportSize(SIZES[0]);
+      await frames(page);
+      await page.setViewportSize(phone);
+      await frames(page);
+      assert.deepEqual(await page.evaluate(hiddenNeeds), [], `${g.id} right after the window turned narrow`);
+      assert.ok(!(await talk.isVisible()), 'the drawer stays closed');
+      await screenshot(page, `phone-${g.id}-resized.png`);
+      assertClean(player);
+    } catch (e) {
+      await screenshot(page, `phone-${g.id}-failed.png`).catch(() => {});
+      throw e;
     } finally {
       await player.context.close();
     }

@@ -33,6 +33,14 @@ export class TableView {
       this.fitFrame = requestAnimationFrame(() => this.fitTable());
     });
     this.resize.observe(this.board);
+    // The talk drawer is put away when the window turns into a phone's or back: it opens only
+    // when the player asks.
+    this.narrow = window.matchMedia(`(max-width: ${DRAWER_WIDTH}px)`);
+    this.onNarrow = () => {
+      this.side.classList.remove('open', 'sliding');
+      this.renderTalkButton();
+    };
+    this.narrow.addEventListener('change', this.onNarrow);
     // Escape closes an open choice of actions, or the talk drawer on a phone.
     this.onKey = (e) => {
       if (e.key !== 'Escape') return;
@@ -48,10 +56,12 @@ export class TableView {
 
   destroy() {
     document.removeEventListener('keydown', this.onKey);
+    this.narrow.removeEventListener('change', this.onNarrow);
     clearInterval(this.tick);
     this.resize.disconnect();
     cancelAnimationFrame(this.fitFrame);
     clearTimeout(this.flashTimer);
+    clearTimeout(this.slideTimer);
   }
 
   build() {
@@ -87,8 +97,13 @@ export class TableView {
     if (text) this.notice.append(h(`div.notice-${kind}`, null, text));
   }
 
-  // On a phone the log and chat are a drawer over the table.
+  // On a phone the log and chat are a drawer over the table, closed unless the player opens it.
   toggleTalk(open = !this.side.classList.contains('open')) {
+    if (open !== this.side.classList.contains('open')) {
+      this.side.classList.add('sliding');
+      clearTimeout(this.slideTimer);
+      this.slideTimer = setTimeout(() => this.side.classList.remove('sliding'), SLIDE_MS);
+    }
     this.side.classList.toggle('open', open);
     if (open) {
       this.unread = 0;
@@ -538,6 +553,11 @@ export class TableView {
 // a phone (the width of the phone layout in table.css).
 const FIT_STEPS = [1.5, 1.4, 1.3, 1.2, 1.1, 1, 0.9, 0.8, 0.7];
 const PHONE_WIDTH = 480;
+
+// The widest window where table talk is a drawer (table.css), and how long the drawer may take
+// to slide (0.2s there), with a margin.
+const DRAWER_WIDTH = 820;
+const SLIDE_MS = 400;
 
 // Without a game's own words: the verbs of the labels, "draw, play or pass".
 export function genericPrompt(s) {
