@@ -471,6 +471,34 @@ test('fib-fibonacci on a phone: the first card of every run shows its rank and s
   await page.setViewportSize(DESKTOP);
 });
 
+test('fib-fibonacci: a card that lands while the window turns into a phone is on the table at once', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.fresh());
+  const empty = { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], lastPlay: null, hand: ['8C', '3S', '7S', 'X1'] };
+  const players = PLAYERS.slice(0, 2);
+  await draw(state('fib-fibonacci', empty, { toAct: [1], players }));
+  // Bob lays a joker with a 3 on side A: both fly from his seat to the table.
+  const joker = {
+    ...empty, tableEmpty: false, lastPlay: { seat: 1, move: 'joker', card: 'X2' }, bases: [{ card: 'X2', role: 'joker', caps: null }],
+    runs: [{ base: 0, opening: 'A', cards: ['3H'], values: [3], closed: false, cappedBy: null }, { base: 0, opening: 'B', cards: [], values: [], closed: false, cappedBy: null }],
+    columns: [{ base: 0, A: [0], B: [1] }],
+  };
+  await draw(state('fib-fibonacci', joker, { toAct: [0], version: 6, players }));
+  assert.ok(await page.evaluate(() => document.querySelectorAll('body > .card.flying').length) >= 1, 'the cards are flying');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const seen = await page.evaluate(() => [...document.querySelectorAll('.fib-main .card[data-token]')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width * 0.3, r.top + r.height * 0.2);
+    return { label: el.getAttribute('aria-label'), visible: getComputedStyle(el).visibility === 'visible', shown: !!hit && (hit === el || el.contains(hit)) };
+  }));
+  assert.equal(seen.length, 2);
+  for (const c of seen) assert.ok(c.visible && c.shown, `${c.label} is not to be seen on the phone: ${JSON.stringify(c)}`);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('body > .card.flying').length), 0, 'no card is left flying towards where it was');
+  await page.setViewportSize(DESKTOP);
+});
+
 test('pinocchio: every stack says in words how many cards it has left to play', async () => {
   const { page } = player;
   await page.evaluate(() => window.fresh());

@@ -26,9 +26,16 @@ export class Motion {
     this.ghosts = new Set();
   }
 
+  // Every flight still under way lands at once: before the next redraw, and when the window
+  // changes size (a flight is aimed at where its card was; after a resize that place may be off
+  // screen, and the card itself would stay hidden until the flight ends).
+  settle() {
+    for (const anim of this.ghosts) anim.finish();
+  }
+
   // Remembers where every token, keyed element and seat box is, and which token sat in which zone.
   measure(root) {
-    for (const anim of this.ghosts) anim.finish();  // a flight still under way lands now
+    this.settle();
     const rects = new Map();
     const keys = new Map();
     const seats = new Map();

@@ -33,8 +33,10 @@ export class TableView {
       this.fitFrame = requestAnimationFrame(() => this.fitTable());
     });
     this.resize.observe(this.board);
-    // The talk drawer is put away when the window turns into a phone's or back: it opens only
-    // when the player asks.
+    // A new window size lands the cards in flight where they belong, and puts the talk drawer
+    // away when the window turns into a phone's or back (it opens only when the player asks).
+    this.onWindowResize = () => this.motion.settle();
+    window.addEventListener('resize', this.onWindowResize);
     this.narrow = window.matchMedia(`(max-width: ${DRAWER_WIDTH}px)`);
     this.onNarrow = () => {
       this.side.classList.remove('open', 'sliding');
@@ -56,7 +58,9 @@ export class TableView {
 
   destroy() {
     document.removeEventListener('keydown', this.onKey);
+    window.removeEventListener('resize', this.onWindowResize);
     this.narrow.removeEventListener('change', this.onNarrow);
+    this.motion.settle();
     clearInterval(this.tick);
     this.resize.disconnect();
     cancelAnimationFrame(this.fitFrame);
