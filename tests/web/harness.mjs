@@ -135,8 +135,15 @@ export function assertClean(player) {
   assert.deepEqual(player.errors, [], `${player.name}'s page logged errors`);
 }
 
+// A capture shows the table as it stays: cards in flight land and a sliding drawer comes to rest
+// first (for a second at most; pulsing badges never end and are not waited for). Whether a card
+// is where it belongs during a flight is for the tests to check, not for a picture to suggest.
 export async function screenshot(page, file) {
   mkdirSync(artifactsDir, { recursive: true });
+  await page.evaluate(() => {
+    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime));
+    return Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 1000))]);
+  }).catch(() => {});
   await page.screenshot({ path: path.join(artifactsDir, file), fullPage: true });
 }
 
