@@ -32,6 +32,25 @@ json Result::to_json() const {
 
 bool State::view_text(Seat, std::string&) const { return false; }
 
+void State::after_redeal(Rng&) {}
+
+json State::recall(Seat) const { return json::object(); }
+
+std::unique_ptr<State> State::determinize(Seat viewer, Rng& rng) const {
+  std::unique_ptr<State> copy = clone();
+  std::vector<Card*> slots;
+  copy->unknown_to(viewer, slots);
+  std::vector<Card> pool;
+  pool.reserve(slots.size());
+  for (const Card* slot : slots) pool.push_back(*slot);
+  // Sorting first forgets where each card was; only the shuffle decides where it goes.
+  std::sort(pool.begin(), pool.end());
+  rng.shuffle(pool);
+  for (std::size_t i = 0; i < slots.size(); ++i) *slots[i] = pool[i];
+  copy->after_redeal(rng);
+  return copy;
+}
+
 Action State::fallback_action(Seat seat) const {
   std::vector<Action> legal;
   legal_actions(seat, legal);

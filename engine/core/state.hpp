@@ -11,6 +11,7 @@
 
 #include "engine/core/action.hpp"
 #include "engine/core/event.hpp"
+#include "engine/core/rng.hpp"
 #include "engine/core/types.hpp"
 
 namespace campfire {
@@ -71,6 +72,26 @@ class State {
   virtual void cards(std::vector<Card>& out) const = 0;
   virtual void hidden_from(Seat viewer, std::vector<Card*>& out) = 0;
 
+  // --- Determinization, for search bots ----------------------------------------------------
+  // The slots of hidden_from whose card `viewer` has never been shown, or was shown but can no
+  // longer place (a seat remembers the Spider Monkey cards it peeked even though its view never
+  // shows them). The order is the state's own layout, never the cards'. By default every slot
+  // of hidden_from: games where a seat learns cards that its view does not keep override it.
+  virtual void unknown_to(Seat viewer, std::vector<Card*>& out) { hidden_from(viewer, out); }
+  // A copy of this state that `viewer` cannot tell from the real one, drawn at random from all
+  // such states: the cards of unknown_to are put in a canonical order (sorted), shuffled with
+  // `rng` and dealt back into those slots, then any generator of future shuffles is reseeded
+  // from `rng`. So the copy depends only on what the viewer knows and on `rng`, never on where
+  // the unknown cards really are, nor on how the real deck will be reshuffled. Cards the viewer
+  // sees or remembers stay where they are; the viewer's observation (view, legal actions, who
+  // acts, window) is unchanged.
+  std::unique_ptr<State> determinize(Seat viewer, Rng& rng) const;
+  // What `viewer` was shown earlier and may remember although its view no longer shows it (the
+  // cards it peeked in Spider Monkey, by seat and slot), for bots that remember perfectly. It
+  // names every card that unknown_to leaves out of hidden_from (and may repeat some the view
+  // shows). Games whose views keep all a seat was shown return an empty object (the default).
+  virtual json recall(Seat viewer) const;
+
   // --- The checked entry points -------------------------------------------------------------
   // The complete list of actions `seat` may send now (empty when it need not act).
   std::vector<Action> legal_actions(Seat seat) const;
@@ -85,6 +106,10 @@ class State {
   // Called for a seat in to_act() or for a timeout of the open window. Must validate fully and
   // change nothing when returning an error.
   virtual Status do_apply(Seat seat, const Action& action, Events& events) = 0;
+  // Called on a determinized copy after its unknown cards were dealt again: restore whatever
+  // order a zone keeps (sorted hands) and reseed every generator of future shuffles from `rng`.
+  // The default does nothing (a game without either).
+  virtual void after_redeal(Rng& rng);
 };
 
 // Gives a state value type clone() and equals() from its copy constructor and a defaulted ==.

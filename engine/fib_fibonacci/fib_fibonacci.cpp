@@ -362,6 +362,31 @@ class FibState final : public StateBase<FibState> {
     for (Card& c : pile_) out.push_back(&c);
   }
 
+  // What a determinization re-deals: the other hand and the pile, except the cards the other
+  // player took from the table with a 4 (both saw them go into that hand).
+  // Per seat, the cards in that hand that it took from the table with a 4: everyone saw them.
+  json recall(Seat) const override {
+    json taken = json::array();
+    for (Seat s = 0; s < kPlayers; ++s) {
+      json cards = json::array();
+      for (int c = 0; c < 64; ++c) {
+        if (shown_[s] >> c & 1u) cards.push_back(sc::code(static_cast<Card>(c)));
+      }
+      taken.push_back(std::move(cards));
+    }
+    return {{"taken", std::move(taken)}};
+  }
+
+  void unknown_to(Seat viewer, std::vector<Card*>& out) override {
+    for (Seat s = 0; s < kPlayers; ++s) {
+      if (s == viewer) continue;
+      for (Card& c : hands_[s]) {
+        if (!(shown_[s] >> c & 1u)) out.push_back(&c);
+      }
+    }
+    for (Card& c : pile_) out.push_back(&c);
+  }
+
  protected:
   void do_legal_actions(Seat seat, std::vector<Action>& out) const override {
     const std::size_t first = out.size();
@@ -369,6 +394,10 @@ class FibState final : public StateBase<FibState> {
     plays(seat, out);
     if (pile_.empty() && out.size() == first) out.push_back(Action::make(kPass));
   }
+
+  // Refills and later games of a determinized copy follow the bot's generator. The other hand
+  // of such a copy is in no particular order, which only its (unseen) listing shows.
+  void after_redeal(Rng& rng) override { rng_.reseed(rng.next()); }
 
   Status do_apply(Seat seat, const Action& a, Events& events) override {
     std::vector<Action> legal;
@@ -385,6 +414,7 @@ class FibState final : public StateBase<FibState> {
   void deal(const std::vector<Card>& deck, Seat dealer) {
     dealer_ = dealer;
     for (auto& h : hands_) h.clear();
+    shown_.fill(0);
     runs_.clear();
     bases_.clear();
     side_.clear();
@@ -524,6 +554,7 @@ class FibState final : public StateBase<FibState> {
   void take_from_hand(Seat seat, Card c) {
     auto& h = hands_[seat];
     h.erase(std::find(h.begin(), h.end(), c));
+    shown_[seat] &= ~(std::uint64_t{1} << c);
   }
   void put_in_hand(Seat seat, Card c) {
     auto& h = hands_[seat];
@@ -636,6 +667,7 @@ class FibState final : public StateBase<FibState> {
         const Card taken = *slot;
         *slot = c;
         put_in_hand(seat, taken);
+        shown_[seat] |= std::uint64_t{1} << taken;
         last_other_ = taken;
         events.emit(Audience::all(), [&] {
           return json{{"type", "four"},
@@ -962,6 +994,8 @@ class FibState final : public StateBase<FibState> {
   bool over_ = false;
   std::array<std::vector<Card>, kPlayers> hands_;
   std::vector<Card> pile_;  // the top is the back
+  // Per seat, bit c: card c in that hand was taken from the table with a 4, so both know it.
+  std::array<std::uint64_t, kPlayers> shown_{};
   std::vector<Base> bases_;
   std::vector<Run> runs_;
   std::vector<Card> side_;

@@ -161,6 +161,7 @@ struct Play {
   Card card = kNoCard;
   std::uint8_t before = 0;
   std::uint8_t after = 0;
+  bool shown = false;  // a face-down card turned over by a doubt
   bool operator==(const Play&) const = default;
 };
 
@@ -435,6 +436,50 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     for (Card& c : discard_) out.push_back(&c);
   }
 
+  // What a determinization re-deals: hidden cards the viewer never saw go where they lie now.
+  // Everyone saw a burnmark burn (a Veteran's excepted) and most cards reach the discards face
+  // up; a gibbon also knows the hand cards it discarded itself.
+  // The burnmarks and discards the viewer saw go where they lie.
+  json recall(Seat viewer) const override {
+    json burns = json::array();
+    json discards = json::array();
+    if (viewer >= 0) {
+      const std::uint32_t me = 1u << viewer;
+      for (Seat s = 0; s < seats_; ++s) {
+        for (int slot = 0; slot < kSlots; ++slot) {
+          const Card b = g_[s].limbs[slot].burn;
+          if (b != kNoCard && (placed_known_[b] & me)) {
+            burns.push_back({{"seat", s}, {"slot", slot}, {"card", code(b)}});
+          }
+        }
+      }
+      for (Card c : discard_) {
+        if (placed_known_[c] & me) discards.push_back(code(c));
+      }
+    }
+    return {{"burnmarks", std::move(burns)}, {"discards", std::move(discards)}};
+  }
+
+  void unknown_to(Seat viewer, std::vector<Card*>& out) override {
+    const std::uint32_t me = viewer >= 0 ? 1u << viewer : 0;
+    for (Seat s = 0; s < seats_; ++s) {
+      Gibbon& g = g_[s];
+      if (s != viewer) {
+        for (int i = 0; i < g.hand.n; ++i) out.push_back(&g.hand.c[i]);
+      }
+      for (Limb& l : g.limbs) {
+        if (l.burn != kNoCard && !(placed_known_[l.burn] & me)) out.push_back(&l.burn);
+      }
+    }
+    for (Play& p : fire_) {
+      if (!face_up(p.jump) && !p.shown && p.by != viewer) out.push_back(&p.card);
+    }
+    for (Card& c : deck_) out.push_back(&c);
+    for (Card& c : discard_) {
+      if (!(placed_known_[c] & me)) out.push_back(&c);
+    }
+  }
+
  protected:
   void do_legal_actions(Seat seat, std::vector<Action>& out) const override {
     switch (phase_) {
@@ -455,6 +500,9 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
         break;
     }
   }
+
+  // Refills and later rounds of a determinized copy follow the bot's generator.
+  void after_redeal(Rng& rng) override { rng_.reseed(rng.next()); }
 
   Status do_apply(Seat seat, const Action& a, Events& events) override {
     if (seat == kSystem) return make_error("illegal_action", "Naked Gibbon has no timed windows");
@@ -495,6 +543,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     return std::span<const Gibbon>(g_.data(), static_cast<std::size_t>(seats_));
   }
   static Card card_arg(const Action& a, int i) { return static_cast<Card>(a.arg(i)); }
+  std::uint32_t everyone() const { return SeatSet::all(seats_).bits(); }
   bool burned(Seat s, int slot) const {
     return s >= 0 && slot >= 0 && slot < kSlots && g_[s].limbs[slot].burn != kNoCard;
   }
@@ -746,6 +795,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   // gibbon's latest card (which stays, still doubtable, and the fire number with it).
   void refill(Events& events) {
     if (!discard_.empty()) {
+      for (Card c : discard_) placed_known_[c] = 0;
       deck_.swap(discard_);
       rng_.shuffle(deck_);
       events.emit(Audience::all(), [&] {
@@ -819,7 +869,11 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   }
 
   void discard_hand(Gibbon& g) {
-    for (Card c : g.hand.list()) discard_.push_back(c);
+    const auto owner = static_cast<Seat>(&g - g_.data());
+    for (Card c : g.hand.list()) {
+      discard_.push_back(c);
+      placed_known_[c] = 1u << owner;
+    }
     g.hand.clear();
   }
 
@@ -977,7 +1031,8 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   }
 
   void doubt(Seat d, Seat t, Events& events) {
-    const Play& p = fire_[static_cast<std::size_t>(latest_of(t))];
+    Play& p = fire_[static_cast<std::size_t>(latest_of(t))];
+    p.shown = true;
     doubt_ = Doubt{d, t, p.jump, p.card, p.before, promise_kept(p.jump, p.card, p.before)};
     const bool hat = cfg_.hat && !doubt_.kept && heart_cheat(p.jump, p.card, p.before);
     ++turns_;
@@ -1010,6 +1065,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     if (slot >= 0) {
       const Card burnt = g.limbs[slot].table;
       g.limbs[slot].burn = burnt;
+      placed_known_[burnt] = everyone();
       g.limbs[slot].table = kNoCard;
       const int marks = g.burnmarks();
       events.emit(Audience::all(), [&] {
@@ -1036,7 +1092,10 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
         give_hat = false;
       } else {
         for (Limb& l : g.limbs) {
-          if (l.table != kNoCard) discard_.push_back(l.table);
+          if (l.table != kNoCard) {
+            discard_.push_back(l.table);
+            placed_known_[l.table] = everyone();
+          }
           l.table = kNoCard;
         }
         discard_hand(g);
@@ -1101,7 +1160,10 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   }
 
   void discard_fire() {
-    for (const Play& p : fire_) discard_.push_back(p.card);
+    for (const Play& p : fire_) {
+      discard_.push_back(p.card);
+      placed_known_[p.card] = face_up(p.jump) || p.shown ? everyone() : 1u << p.by;
+    }
     fire_.clear();
     fire_number_ = 0;
   }
@@ -1109,8 +1171,12 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   // Survival: the gibbon without a tail drops out and all its cards go back into the game.
   void eliminate(Seat p, Events& events) {
     Gibbon& g = g_[p];
+    // A burnmark keeps who knows it (everyone, or nobody for a Veteran's).
     for (Limb& l : g.limbs) {
-      if (l.table != kNoCard) discard_.push_back(l.table);
+      if (l.table != kNoCard) {
+        discard_.push_back(l.table);
+        placed_known_[l.table] = everyone();
+      }
       if (l.burn != kNoCard) discard_.push_back(l.burn);
       l = Limb();
     }
@@ -1202,6 +1268,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     }
     deck_.clear();
     discard_.clear();
+    placed_known_.fill(0);
     fire_.clear();
     fire_number_ = 0;
     pending_.clear();
@@ -1245,6 +1312,7 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     if (cfg_.veterans) {
       for (int k = 1; k <= seats_; ++k) {
         g_[order_[(from + k) % seats_]].limbs[0].burn = deck_.back();
+        placed_known_[deck_.back()] = 0;
         deck_.pop_back();
       }
     }
@@ -1260,6 +1328,9 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
   std::array<std::int8_t, kMaxGibbons> pos_{};    // seat -> position
   std::vector<Card> deck_;                        // top at the back
   std::vector<Card> discard_;
+  // Per card, bit s when seat s saw it go to the discards or a burnmark where it lies now
+  // (determinization keeps such cards in place for s); zero for every card elsewhere.
+  std::array<std::uint32_t, 54> placed_known_{};
   std::vector<Play> fire_;
   int fire_number_ = 0;
   Phase phase_ = Phase::kMain;

@@ -220,6 +220,32 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
+  // What a determinization re-deals: every stack card but the top the viewer is looking at, the
+  // box, and the unrevealed cards of the pile that others played. A seat saw each card it played
+  // itself, so those stay where they are even if its view stops showing them.
+  // The viewer's own unrevealed cards on the pile, by their place on it (0 is the first card).
+  json recall(Seat viewer) const override {
+    json played = json::array();
+    for (std::size_t i = 0; i < pile_.size(); ++i) {
+      const Claim& c = pile_[i];
+      if (c.revealed || c.by != viewer) continue;
+      played.push_back({{"pile", i}, {"card", item_code(c.card)}});
+    }
+    return {{"played", std::move(played)}};
+  }
+
+  void unknown_to(Seat viewer, std::vector<Card*>& out) override {
+    for (Seat s = 0; s < seats_; ++s) {
+      auto& stack = stacks_[s];
+      const bool sees_top = s == viewer && phase_ == Phase::kPlay && current_ == viewer;
+      for (std::size_t i = 0; i + (sees_top ? 1 : 0) < stack.size(); ++i) out.push_back(&stack[i]);
+    }
+    for (Card& c : box_) out.push_back(&c);
+    for (Claim& c : pile_) {
+      if (!c.revealed && c.by != viewer) out.push_back(&c.card);
+    }
+  }
+
  protected:
   void do_legal_actions(Seat, std::vector<Action>& out) const override {
     if (phase_ == Phase::kPlay) {

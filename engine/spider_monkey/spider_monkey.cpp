@@ -68,6 +68,10 @@ constexpr std::string_view round_end_name(RoundEnd e) {
 struct Slot {
   std::int32_t id = 0;
   Card card = kNoCard;
+  // Bit s: seat s was shown this card (a peek, a Queen, the card it placed, a card taken from
+  // the discard pile) and, since Jack swaps are public, still knows where it is. Only
+  // determinization reads it: no view shows it.
+  std::uint32_t known = 0;
   bool operator==(const Slot&) const = default;
 };
 
@@ -371,6 +375,23 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     }
   }
 
+  // What a determinization re-deals: the hidden cards the viewer was never shown (or cannot
+  // place any more), so the cards it peeked, looked at with a Queen or placed itself stay put.
+  void unknown_to(Seat viewer, std::vector<Card*>& out) override {
+    const std::uint32_t me = viewer >= 0 ? 1u << viewer : 0;
+    if (!over()) {
+      for (auto& line : lines_) {
+        for (Slot& slot : line) {
+          if (!(slot.known & me)) out.push_back(&slot.card);
+        }
+      }
+    }
+    for (Card& c : stock_) out.push_back(&c);
+    if (drawn_ != kNoCard && !(phase_ == Phase::kResolve && viewer == current_)) {
+      out.push_back(&drawn_);
+    }
+  }
+
  protected:
   void do_legal_actions(Seat seat, std::vector<Action>& out) const override {
     const auto& line = lines_[seat];
@@ -420,6 +441,23 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
         return;
     }
   }
+
+  // Every card on the table the viewer was shown and can still place, line by line.
+  json recall(Seat viewer) const override {
+    json known = json::array();
+    if (viewer < 0 || over()) return {{"known", std::move(known)}};
+    for (Seat s = 0; s < seats_; ++s) {
+      for (const Slot& slot : lines_[s]) {
+        if (slot.known >> viewer & 1u) {
+          known.push_back({{"seat", s}, {"slot", slot.id}, {"card", sc::code(slot.card)}});
+        }
+      }
+    }
+    return {{"known", std::move(known)}};
+  }
+
+  // The stockpile rebuilds and later rounds of a determinized copy follow the bot's generator.
+  void after_redeal(Rng& rng) override { rng_.reseed(rng.next()); }
 
   Status do_apply(Seat seat, const Action& a, Events& events) override {
     if (a.is_timeout()) {
@@ -517,6 +555,8 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
 
   void peek(Seat seat, int i, int j, Events& events) {
     peeked_ |= 1u << seat;
+    lines_[seat][static_cast<std::size_t>(i)].known |= 1u << seat;
+    lines_[seat][static_cast<std::size_t>(j)].known |= 1u << seat;
     const Slot a = lines_[seat][static_cast<std::size_t>(i)];
     const Slot b = lines_[seat][static_cast<std::size_t>(j)];
     events.emit(Audience::only(seat), [&] {
@@ -589,6 +629,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     discard_.pop_back();
     const Card old = slot.card;
     slot.card = taken;
+    slot.known = SeatSet::all(seats_).bits();
     last_turn_ = TurnRecord{seat, true, slot.id, old};
     events.emit(Audience::all(), [&] {
       return json{{"type", "take-discard"},
@@ -640,6 +681,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     Slot& slot = lines_[seat][static_cast<std::size_t>(i)];
     const Card old = slot.card;
     slot.card = drawn;
+    slot.known = 1u << seat;
     drawn_ = kNoCard;
     last_turn_.replaced = slot.id;
     last_turn_.discarded = old;
@@ -821,8 +863,10 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
         return make_error("illegal_action", "a swap needs two different slots");
       }
       const int i = find_slot(sa, ia);
-      std::swap(lines_[sa][static_cast<std::size_t>(i)].card,
-                lines_[sb][static_cast<std::size_t>(j)].card);
+      Slot& first = lines_[sa][static_cast<std::size_t>(i)];
+      Slot& second = lines_[sb][static_cast<std::size_t>(j)];
+      std::swap(first.card, second.card);
+      std::swap(first.known, second.known);
       jack_first_slot_ = -1;
       jack_first_seat_ = -1;
       events.emit(Audience::all(), [&] {
@@ -842,6 +886,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     const int i = find_slot(s, a.arg(1));
     if (i < 0) return no_slot(s, a.arg(1));
     const Card seen = lines_[s][static_cast<std::size_t>(i)].card;
+    lines_[s][static_cast<std::size_t>(i)].known |= 1u << seat;
     events.emit(Audience::only(seat), [&] {
       return json{{"type", "queen-look"},
                   {"target", s},

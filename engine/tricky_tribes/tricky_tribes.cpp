@@ -612,6 +612,38 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     }
   }
 
+  // What a determinization re-deals: the hidden cards but those the viewer discarded itself.
+  // Hands need not be sorted again: the engine only ever searches them.
+  // The cards the viewer discarded face down this round.
+  json recall(Seat viewer) const override {
+    json mine = json::array();
+    if (viewer >= 0) {
+      for (Card c : hidden_discards_) {
+        if (discarded_by_[c] >> viewer & 1u) mine.push_back(st::code(c));
+      }
+    }
+    return {{"discarded", std::move(mine)}};
+  }
+
+  void unknown_to(Seat viewer, std::vector<Card*>& out) override {
+    const std::uint32_t me = viewer >= 0 ? 1u << viewer : 0;
+    for (Seat s = 0; s < cfg_.seats; ++s) {
+      if (s == viewer) continue;
+      for (Card& c : hands_[s]) out.push_back(&c);
+    }
+    for (Seat s = 0; s < cfg_.seats; ++s) {
+      if (reserved_[s] != kNoCard) out.push_back(&reserved_[s]);
+    }
+    for (Card& c : stock_) out.push_back(&c);
+    for (Card& c : hidden_discards_) {
+      if (!(discarded_by_[c] & me)) out.push_back(&c);
+    }
+    for (int i = 0; i < trick_count_; ++i) {
+      if ((i == 0 && open_) || trick_by_[i] == viewer) continue;
+      out.push_back(&trick_[i]);
+    }
+  }
+
  protected:
   void do_legal_actions(Seat seat, std::vector<Action>& out) const override {
     const auto& hand = hands_[seat];
@@ -646,6 +678,9 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
         break;
     }
   }
+
+  // Later rounds of a determinized copy are dealt by the bot's generator.
+  void after_redeal(Rng& rng) override { rng_.reseed(rng.next()); }
 
   Status do_apply(Seat seat, const Action& a, Events& events) override {
     if (a.is_timeout()) {
@@ -786,6 +821,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     for (auto& s : stacks_) s.clear();
     stock_.clear();
     hidden_discards_.clear();
+    discarded_by_.fill(0);
     open_discards_.clear();
     reserved_.fill(kNoCard);
     exchange_.fill(0);
@@ -1044,6 +1080,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
       const Card c = static_cast<Card>(a.arg(0));
       remove(hand, c);
       hidden_discards_.push_back(c);
+      discarded_by_[c] = 1u << seat;
       exchange_[seat] = e | kDiscarded;
       events.emit(Audience::all(), [&] {
         return json{{"type", "exchange-discard"},
@@ -1084,6 +1121,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
   void trim(Seat seat, Card c, Events& events) {
     remove(hands_[seat], c);
     hidden_discards_.push_back(c);
+    discarded_by_[c] = 1u << seat;
     events.emit(Audience::all(), [&] {
       return json{{"type", "trim"},
                   {"seat", seat},
@@ -1159,8 +1197,15 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
           const std::uint8_t e = exchange_[s];
           if ((e & kDrew) && !(e & kDiscarded)) {
             // Back to the hand that was dealt: the drawn card is still the last one.
-            hidden_discards_.push_back(hands_[s].back());
+            const Card drawn = hands_[s].back();
+            hidden_discards_.push_back(drawn);
+            discarded_by_[drawn] = 1u << s;
             hands_[s].pop_back();
+            events.emit(Audience::only(s), [&] {
+              return json{{"type", "you-discarded"},
+                          {"card", st::code(drawn)},
+                          {"text", "time is up: you discarded " + words(drawn)}};
+            });
           } else if ((e & kDiscarded) && !(e & kDrew)) {
             hands_[s].push_back(reserved_[s]);
             reserved_[s] = kNoCard;
@@ -1191,6 +1236,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     for (Seat s = 0; s < cfg_.seats; ++s) {
       if (reserved_[s] != kNoCard) {
         hidden_discards_.push_back(reserved_[s]);
+        discarded_by_[reserved_[s]] = 0;
         reserved_[s] = kNoCard;
       }
     }
@@ -1210,6 +1256,8 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
   std::array<std::uint8_t, 6> votes_{};    // 0, kContinue or kStop
   std::vector<Card> stock_;                // the undealt deck, top card at the back
   std::vector<Card> hidden_discards_;      // exchange and trim discards, unused reserved cards
+  // Per card, bit s when seat s discarded it face down this round; zero for every other card.
+  std::array<std::uint32_t, 54> discarded_by_{};
   std::vector<Card> open_discards_;        // trick cards nobody collected, face up
   std::vector<std::vector<Card>> stacks_;  // collected cards per tribe (the dummy last)
   // The trick in progress, in play order.
