@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan fuzz run bench format clean container-deps container-test
+.PHONY: all deps build test test-asan fuzz run bench arena format clean container-deps container-test
 
 # Share the compiler cache between checkouts of this tree (paths are made relative to it).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -48,6 +48,15 @@ bench: deps
 	./build/release/bench/campfire-journal-bench --rooms 100
 	./build/release/bench/campfire-journal-bench --rooms 1000
 	python3 scripts/bench.py --output build/release/bench/load.md $(BENCH_ARGS)
+
+# The arena: for every game, each strategy heads-up against the weaker ones, seats rotated; win
+# shares and mean places with 95% intervals and time per move are printed, never asserted. Long
+# (expert thinks up to 700 ms a move): not part of `make test`, which plays a small bounded arena.
+# Extra flags: make arena ARENA_ARGS="--game pinocchio --games 50".
+arena: build
+	./build/default/bots/campfire-arena --lineup basic,random --games 400 --jobs 2 $(ARENA_ARGS)
+	./build/default/bots/campfire-arena --lineup expert,random --games 100 --jobs 2 $(ARENA_ARGS)
+	./build/default/bots/campfire-arena --lineup expert,basic --games 200 --jobs 2 $(ARENA_ARGS)
 
 # The container image (docker/Dockerfile), checked for real by docker/test.sh with Docker or
 # podman: health, a whole game over the published port, a room surviving a restart. Not part of

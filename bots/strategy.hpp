@@ -1,7 +1,7 @@
 // Bots: strategies that choose a seat's moves from what that seat knows. A strategy is made by
 // name for a game, hears the events addressed to its seat, and when the seat must move is handed
-// a Decision: the game, the seat, its legal actions (with their words) and the seat's view. It is
-// never handed the true state, so no bot can play on a card its seat has not seen.
+// a Decision: the game, the seat, its legal actions (with their words) and the seat's view. It
+// never sees the true state, so no bot can play on a card its seat has not seen.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,10 +26,10 @@ using json = nlohmann::json;
 // Decision lives no longer than whoever computed them. The view is built on first use, so a
 // strategy that does not read it costs nothing for it.
 //
-// A strategy that searches will also want possible hidden states: the cards this seat cannot see
-// dealt anew, consistently with what it knows. Such a sampler belongs here beside view(), as an
-// entry the server hands in and a decision made from a network state may lack; how it samples,
-// and why a sample cannot depend on the true hidden cards, is the bots library's to show.
+// Where the game runs in this process (the server, the arena) a Decision also offers what the
+// seat recalls (State::recall) and samples of full states it cannot tell from the real one
+// (State::determinize): both come from the engine, which guarantees they tell nothing the seat
+// was not shown. A bot over the network has neither and builds its recall from events.
 class Decision {
  public:
   Decision(const Game& game, Seat seat, std::span<const Action> legal,
@@ -45,6 +45,13 @@ class Decision {
   const std::string& label(std::size_t i) const;
   // The seat's view, as its client receives it.
   const json& view() const;
+  // What the seat was shown earlier that its view no longer shows; null when not offered.
+  const json* recall() const;
+  // A full state the seat cannot tell from the real one; null when not offered.
+  std::unique_ptr<State> sample(Rng& rng) const;
+  bool can_sample() const { return static_cast<bool>(sampler_); }
+  // Offers recall() and sample() from the engine state of a game played in this process.
+  void offer(std::function<json()> recall, std::function<std::unique_ptr<State>(Rng&)> sampler);
 
  private:
   const Game* game_;
@@ -53,6 +60,16 @@ class Decision {
   std::span<const std::string> labels_;
   std::function<json()> make_view_;
   mutable std::optional<json> view_;
+  std::function<json()> make_recall_;
+  mutable std::optional<json> recall_;
+  std::function<std::unique_ptr<State>(Rng&)> sampler_;
+};
+
+// Tuning shared by every strategy made by name.
+struct StrategyOptions {
+  // expert: wall-clock milliseconds per move (0: no limit) and iterations per move (0: none).
+  int think_ms = 700;
+  int think_iterations = 0;
 };
 
 class Strategy {
@@ -66,7 +83,8 @@ class Strategy {
 };
 
 // The strategy called `name` for `game`, or null when there is none by that name for it.
-std::unique_ptr<Strategy> make_strategy(std::string_view name, const Game& game);
+std::unique_ptr<Strategy> make_strategy(std::string_view name, const Game& game,
+                                        const StrategyOptions& options = {});
 // Every strategy name, for help texts and request validation.
 const std::vector<std::string>& strategy_names();
 

@@ -1,0 +1,254 @@
+#include "bots/models.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "bots/reading.hpp"
+#include "engine/core/standard_cards.hpp"
+#include "engine/naked_gibbon/naked_gibbon.hpp"
+#include "engine/pinocchio/pinocchio.hpp"
+#include "engine/spider_monkey/spider_monkey.hpp"
+
+namespace campfire::bots {
+
+namespace {
+
+namespace pc = campfire::pinocchio;
+
+// The mean over the other seats of a smooth "I am ahead of them" from a lead in points.
+template <class Lead>
+double ahead_of_others(int seats, Seat me, double scale, Lead lead) {
+  double sum = 0;
+  int n = 0;
+  for (Seat s = 0; s < seats; ++s) {
+    if (s == me) continue;
+    sum += 1.0 / (1.0 + std::exp(-lead(s) / scale));
+    ++n;
+  }
+  return n ? sum / n : 0.5;
+}
+
+// Pinocchio playouts stop a round after the searched move has been answered; fewer noses than
+// the others is what counts, and counts for less while many cards are still to be played.
+// A player who can tell the truth mostly does. When the seat must decide whether to
+// challenge, a sample where the claimant's card is the claimed one is the likeliest; one where
+// the card could have been told but was not is rare; one where the card could not match weighs
+// in as one of the matching items a liar could name.
+class PinocchioModel final : public GameModel {
+ public:
+  int horizon(int seats) const override { return 2 * seats + 2; }
+  double estimate(const State& state, Seat me) const override {
+    const json v = state.view(me);
+    const json& noses = v["noses"];
+    int left = 0;
+    for (const json& n : v["stacks"]) left += n.get<int>();
+    return ahead_of_others(state.seats(), me, 0.7 + 0.05 * left, [&](Seat s) {
+      return noses[static_cast<std::size_t>(s)].get<double>() -
+             noses[static_cast<std::size_t>(me)].get<double>();
+    });
+  }
+  void prepare(const Situation& root) override {
+    game_ = &root.game;
+    const std::string phase = root.view["phase"].get<std::string>();
+    active_ = phase != "play" && !root.view["pile"].empty();
+    if (!active_) return;
+    const json& pile = root.view["pile"];
+    const json& last = pile.back();
+    at_ = pile.size() - 1;
+    claimant_ = last["by"].get<Seat>();
+    claim_ = parse(last["claim"]);
+    previous_ =
+        last["free"].get<bool>() || pile.size() < 2 ? -1 : parse(pile[pile.size() - 2]["claim"]);
+    matching_ = 0;
+    for (int i = 0; i < pc::kItems; ++i) {
+      matching_ += previous_ < 0 || pc::matches(static_cast<Card>(previous_), static_cast<Card>(i));
+    }
+  }
+
+  double weight(const State& sample, Seat) const override {
+    if (!active_) return 1.0;
+    // The claimant remembers the card it played; so does the sample.
+    Card card = kNoCard;
+    for (const json& p : sample.recall(claimant_)["played"]) {
+      if (p["pile"].get<std::size_t>() == at_) card = parse(p["card"]);
+    }
+    if (card == kNoCard) return 1.0;
+    if (card == claim_) return 1.0;
+    const bool could_match = previous_ < 0 || pc::matches(static_cast<Card>(previous_), card);
+    // A deliberate lie (10%) spread over the other matching items, against a forced one spread
+    // over all of them, each relative to telling the truth (90%).
+    if (could_match) return 0.1 / std::max(1, matching_ - 1) / 0.9;
+    return 1.0 / matching_ / 0.9;
+  }
+
+ private:
+  Card parse(const json& code) const {
+    return game_->parse_card(code.get<std::string>()).value_or(kNoCard);
+  }
+
+  const Game* game_ = nullptr;
+  bool active_ = false;
+  std::size_t at_ = 0;
+  Seat claimant_ = 0;
+  Card claim_ = 0;
+  int previous_ = -1;
+  int matching_ = pc::kItems;
+};
+
+// Tricky Tribes plays many rounds to a target: a playout stops when the round ends and the
+// position is worth the lead in points (totals plus what each stack holds now).
+class TrickyTribesModel final : public GameModel {
+ public:
+  void prepare(const Situation& root) override { round_ = root.view["round"].get<int>(); }
+  bool stop(const json& view) const override { return view["round"].get<int>() != round_; }
+  double estimate(const State& state, Seat me) const override {
+    const json v = state.view(me);
+    const json& totals = v["totals"];
+    auto side = [&](Seat s) {
+      return v.contains("sides") ? v["sides"][static_cast<std::size_t>(s)].get<int>() : s;
+    };
+    const int mine = totals[static_cast<std::size_t>(side(me))].get<int>();
+    int best_other = -1000;
+    for (Seat s = 0; s < state.seats(); ++s) {
+      if (side(s) != side(me))
+        best_other = std::max(best_other, totals[static_cast<std::size_t>(side(s))].get<int>());
+    }
+    if (best_other == -1000) return 0.5;
+    return 1.0 / (1.0 + std::exp(-(mine - best_other) / 4.0));
+  }
+
+ private:
+  int round_ = 0;
+};
+
+// Naked Gibbon: the first gibbon to burn its tail loses. A playout stops after a few turns; the
+// more burnmarks (and exposed table cards) a gibbon has, the likelier it is to lose.
+//
+// A gibbon who can keep a face-down promise mostly does: a sample in which a doubtable card
+// breaks its promise is kept only as often as the chance that its player held no fitting card.
+class NakedGibbonModel final : public GameModel {
+ public:
+  void prepare(const Situation& root) override {
+    doubtable_.clear();
+    const json& v = root.view;
+    if (v["doubtable"].empty()) return;
+    const std::vector<Card> unseen = naked_gibbon_unseen(root);
+    if (unseen.empty()) return;
+    for (const json& seat : v["doubtable"]) {
+      const Seat t = seat.get<Seat>();
+      const json* play = nullptr;
+      for (const json& p : v["fire"]) {
+        if (p["by"].get<Seat>() == t) play = &p;
+      }
+      if (play == nullptr) continue;
+      Doubtable d;
+      d.seat = t;
+      d.index = 0;
+      for (std::size_t i = 0; i < v["fire"].size(); ++i) {
+        if (&v["fire"][i] == play) d.index = i;
+      }
+      d.jump = (*play)["jump"] == "back-flip" ? naked_gibbon::Jump::kBackFlip
+                                              : naked_gibbon::Jump::kSideFlip;
+      d.fire = (*play)["before"].get<int>();
+      int fitting = 0;
+      for (Card c : unseen) fitting += naked_gibbon::promise_kept(d.jump, c, d.fire);
+      const double f = static_cast<double>(fitting) / unseen.size();
+      const double honest = naked_gibbon_honest_chance(unseen, d.jump, d.fire);
+      // Uniform samples keep the promise with chance f; weighing the others by w makes it
+      // `honest`: f / (f + w (1 - f)) = honest.
+      d.lie_weight = honest <= f || f >= 1 ? 1.0 : f * (1 - honest) / (honest * (1 - f));
+      doubtable_.push_back(d);
+    }
+  }
+
+  double weight(const State& sample, Seat) const override {
+    double w = 1.0;
+    for (const Doubtable& d : doubtable_) {
+      const json view = sample.view(d.seat);
+      const json& entry = view["fire"][d.index];
+      if (!entry.contains("card")) continue;
+      const auto card = standard::parse(entry["card"].get<std::string>());
+      if (card && !naked_gibbon::promise_kept(d.jump, *card, d.fire)) w *= d.lie_weight;
+    }
+    return w;
+  }
+
+  int horizon(int seats) const override { return 4 * seats + 4; }
+  double estimate(const State& state, Seat me) const override {
+    const json v = state.view(me);
+    const int seats = state.seats();
+    std::vector<double> risk(static_cast<std::size_t>(seats), 0);
+    double total = 0;
+    for (Seat s = 0; s < seats; ++s) {
+      if (v["out"][static_cast<std::size_t>(s)].get<bool>()) continue;
+      int exposed = 0;
+      const json& table = v["table"][static_cast<std::size_t>(s)];
+      for (std::size_t k = 0; k < table.size(); ++k) {
+        exposed += !table[k].is_null() && !v["burned"][static_cast<std::size_t>(s)][k].get<bool>();
+      }
+      risk[static_cast<std::size_t>(s)] =
+          std::exp(1.5 * v["burnmarks"][static_cast<std::size_t>(s)].get<int>() + 0.3 * exposed);
+      total += risk[static_cast<std::size_t>(s)];
+    }
+    if (total <= 0) return 0.5;
+    const double lose = risk[static_cast<std::size_t>(me)] / total;
+    // A gibbon that does not lose shares first place with the others.
+    return (1 - lose) * (seats / 2.0) / (seats - 1);
+  }
+
+ private:
+  struct Doubtable {
+    Seat seat = 0;
+    std::size_t index = 0;  // in the fire
+    naked_gibbon::Jump jump = naked_gibbon::Jump::kBackFlip;
+    int fire = 0;
+    double lie_weight = 1.0;
+  };
+  std::vector<Doubtable> doubtable_;
+};
+
+// Fib-Fibonacci: the first to empty their hand wins; a playout stops after a few turns and the
+// shorter hand is ahead.
+class FibFibonacciModel final : public GameModel {
+ public:
+  int horizon(int) const override { return 8; }
+  double estimate(const State& state, Seat me) const override {
+    const json v = state.view(me);
+    const json& hands = v["handCounts"];
+    return ahead_of_others(state.seats(), me, 2.0, [&](Seat s) {
+      return hands[static_cast<std::size_t>(s)].get<double>() -
+             hands[static_cast<std::size_t>(me)].get<double>();
+    });
+  }
+};
+
+// Spider Monkey: one random slap costs two cards and one random call can end the game, so
+// simulated players never leave the basic policy.
+//
+// A bot slaps only a card it remembers to match, and calls only when it believes its line is low
+// (the search then decides whether it should).
+class SpiderMonkeyModel final : public GameModel {
+ public:
+  double noise() const override { return 0; }
+  bool allowed(const Situation& root, const Action& move) const override {
+    if (move.kind == spider_monkey::kSlap) return spider_monkey_sure_slap(root, move);
+    if (move.kind == spider_monkey::kEndTurn && move.arg(0) == 1) {
+      return spider_monkey_believes_low(root);
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GameModel> model_for(const Game& game) {
+  const std::string& id = game.info().id;
+  if (id == "pinocchio") return std::make_unique<PinocchioModel>();
+  if (id == "tricky-tribes") return std::make_unique<TrickyTribesModel>();
+  if (id == "naked-gibbon") return std::make_unique<NakedGibbonModel>();
+  if (id == "spider-monkey") return std::make_unique<SpiderMonkeyModel>();
+  if (id == "fib-fibonacci") return std::make_unique<FibFibonacciModel>();
+  return std::make_unique<GameModel>();
+}
+
+}  // namespace campfire::bots

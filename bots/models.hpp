@@ -1,0 +1,56 @@
+// What `expert` knows of each game beyond the engine contract: how the other players' earlier
+// moves weigh a sampled deal (a player who could tell the truth usually did), how good an
+// unfinished position is where a playout stops early, and where that is.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "bots/policy.hpp"
+#include "engine/core/state.hpp"
+
+namespace campfire::bots {
+
+class GameModel {
+ public:
+  virtual ~GameModel() = default;
+  // Read once per decision, before any sample is drawn.
+  virtual void prepare(const Situation& root) { (void)root; }
+  // Whether the search may consider this root move at all (a bot never guesses a slap).
+  virtual bool allowed(const Situation& root, const Action& move) const {
+    (void)root;
+    (void)move;
+    return true;
+  }
+  // The weight in [0, 1] of a sampled state: how likely the other players' visible moves are if
+  // this deal is the real one. Samples are kept with this probability.
+  virtual double weight(const State& sample, Seat me) const {
+    (void)sample;
+    (void)me;
+    return 1.0;
+  }
+  // Whether a playout may stop at this state (seen through `me`'s view): a later round, say.
+  virtual bool stop(const json& view) const {
+    (void)view;
+    return false;
+  }
+  // The chance that a simulated player leaves the basic policy for a random move, so that
+  // playouts do not all follow one line; low where one random move ruins a game.
+  virtual double noise() const { return 0.05; }
+  // Moves after which a playout stops and estimate() judges the position: far enough for the
+  // searched move to show its effect, short enough for many playouts.
+  virtual int horizon(int seats) const {
+    (void)seats;
+    return 2000;
+  }
+  // The worth in [0, 1] for `me` of an unfinished state where a playout stopped.
+  virtual double estimate(const State& state, Seat me) const {
+    (void)state;
+    (void)me;
+    return 0.5;
+  }
+};
+
+// The model of a game (a neutral one for a game without its own).
+std::unique_ptr<GameModel> model_for(const Game& game);
+
+}  // namespace campfire::bots
