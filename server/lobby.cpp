@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "bots/strategy.hpp"
 #include "protocol/protocol.hpp"
 
 namespace campfire::server {
@@ -15,7 +16,12 @@ Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journa
       metrics_(metrics),
       code_rng_(std::random_device{}()) {
   json games = json::array();
-  for (const Game* g : Registry::builtin().games()) games.push_back(g->info().to_json());
+  for (const Game* g : Registry::builtin().games()) {
+    json info = g->info().to_json();
+    // What add_bot accepts as "strategy" for this game.
+    info["strategies"] = bots::strategy_names();
+    games.push_back(std::move(info));
+  }
   games_json_ = games.dump();
 }
 

@@ -149,6 +149,17 @@ RoomSettings stored_settings(const StoredRoom& stored, const Config& config) {
 
 }  // namespace
 
+namespace {
+
+// A bot deciding here may ask the engine what its seat was shown earlier and draw full states the
+// seat cannot tell from the real one: State::recall and State::determinize reveal nothing else.
+void offer_engine(bots::Decision& decision, const State& st, Seat seat) {
+  decision.offer([&st, seat] { return st.recall(seat); },
+                 [&st, seat](Rng& rng) { return st.determinize(seat, rng); });
+}
+
+}  // namespace
+
 Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
            const StoredRoom& stored, Match match)
     : Room(ioc, config, journal, metrics, stored.code, std::move(match), stored.listed,
@@ -693,8 +704,9 @@ void Room::turn_expired() {
     if (settings_.timeout_bot) {
       const auto legal = st.legal_actions(s);
       if (legal.empty()) return;
-      auto strategy = bots::make_strategy("random", match_.game());
-      const bots::Decision decision(match_.game(), s, legal, {}, [&] { return st.view(s); });
+      auto strategy = bots::make_strategy("basic", match_.game());
+      bots::Decision decision(match_.game(), s, legal, {}, [&] { return st.view(s); });
+      offer_engine(decision, st, s);
       const std::size_t pick = strategy->choose(decision, bot_rng_);
       a = legal[pick < legal.size() ? pick : 0];
     } else {
@@ -736,7 +748,7 @@ void Room::grace_expired(int seat) {
   }
   if (status_ != RoomStatus::kPlaying || !settings_.bot_takeover) return;
   info.away = true;
-  info.bot = bots::make_strategy("random", match_.game());
+  info.bot = bots::make_strategy("basic", match_.game());
   Events events;
   events.emit(Audience::all(), [&] {
     return json{{"type", "bot_takeover"},
@@ -772,8 +784,8 @@ void Room::run_bots() {
   if (!chosen) return;
   const State& st = match_.state();
   const auto legal = st.legal_actions(*chosen);
-  const bots::Decision decision(match_.game(), *chosen, legal, {},
-                                [&] { return st.view(*chosen); });
+  bots::Decision decision(match_.game(), *chosen, legal, {}, [&] { return st.view(*chosen); });
+  offer_engine(decision, st, *chosen);
   const SeatInfo& info = seats_[static_cast<std::size_t>(*chosen)];
   const std::size_t pick = info.bot->choose(decision, bot_rng_);
   const Action& a = legal[pick < legal.size() ? pick : 0];

@@ -185,12 +185,19 @@ INSTANTIATE_TEST_SUITE_P(EveryGame, FullGame, ::testing::ValuesIn(every_game_and
                            return name;
                          });
 
-// One player and server-side bots play a whole game to the end.
+// One player and server-side bots of every strategy play a whole game to the end.
 TEST_F(ServerTest, BotsFillSeatsAndFinishTheGame) {
   Player p = player("Andrea");
   create(p, {{"game", "pinocchio"}, {"seats", 4}});
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
+  const json unknown =
+      p.request({{"type", "add_bot"}, {"room", p.room}, {"strategy", "clairvoyant"}});
+  EXPECT_EQ(unknown["code"], "bad_request");
+  EXPECT_NE(unknown["message"].get<std::string>().find("clairvoyant"), std::string::npos);
+  EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
+  for (const char* strategy : {"basic", "expert"}) {
+    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}, {"strategy", strategy}})["type"],
+              "ok")
+        << strategy;
   }
   EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["code"], "room_full");
   EXPECT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
@@ -371,6 +378,7 @@ TEST_F(ServerTest, ListsGamesAndOnlyListedRooms) {
   ASSERT_GE(games["games"].size(), 1u);
   EXPECT_EQ(games["games"][0]["id"], "pinocchio");
   EXPECT_EQ(games["games"][0]["options"][0]["key"], "startSeat");
+  EXPECT_EQ(games["games"][0]["strategies"], json::array({"random", "basic", "expert"}));
   create(a, {{"game", "pinocchio"}, {"seats", 3}});
   Player b = player("Bella");
   create(b, {{"game", "pinocchio"}, {"seats", 2}, {"private", true}});
