@@ -290,6 +290,7 @@ std::size_t expert_choose(const Situation& situation, const Sampler& sample,
         std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(budget.millis)) {
       break;
     }
+    if (budget.abandoned && budget.abandoned()) break;
     played += search.sweep(st);
   }
   return search.best();
@@ -299,8 +300,10 @@ namespace {
 
 class Expert final : public Strategy {
  public:
-  Expert(const Game& game, const StrategyOptions& options)
-      : basic_(make_basic(game)), budget_{options.think_iterations, options.think_ms} {}
+  Expert(const Game& game, const StrategyOptions& options) : basic_(make_basic(game)) {
+    budget_.iterations = options.think_iterations;
+    budget_.millis = options.think_ms;
+  }
 
   void observe(const Event& event) override { basic_->observe(event); }
 
@@ -310,8 +313,12 @@ class Expert final : public Strategy {
     const json none = json::object();
     const Situation s{d.game(), d.seat(), d.legal(), d.view(), recall ? *recall : none};
     const Sampler sample = [&d](Rng& r) { return d.sample(r); };
-    return expert_choose(s, sample, budget_, rng);
+    ExpertBudget budget = budget_;
+    budget.abandoned = [&d] { return d.abandoned(); };
+    return expert_choose(s, sample, budget, rng);
   }
+
+  bool searches() const override { return true; }
 
  private:
   std::unique_ptr<Strategy> basic_;

@@ -25,6 +25,8 @@ struct ExpertBudget {
   int iterations = 0;
   // Wall-clock milliseconds per move; 0 for no limit. The server default stays under a second.
   int millis = 700;
+  // Asked between sweeps: true ends the search with the best move found so far.
+  std::function<bool()> abandoned;
 };
 
 // Draws a full state consistent with what the deciding seat knows.

@@ -52,6 +52,10 @@ class Decision {
   bool can_sample() const { return static_cast<bool>(sampler_); }
   // Offers recall() and sample() from the engine state of a game played in this process.
   void offer(std::function<json()> recall, std::function<std::unique_ptr<State>(Rng&)> sampler);
+  // True once whoever asked no longer wants the answer (the table moved on, the server stops): a
+  // strategy that searches ends its search early and answers with what it has.
+  bool abandoned() const { return abandoned_ && abandoned_(); }
+  void offer_abandon(std::function<bool()> abandoned) { abandoned_ = std::move(abandoned); }
 
  private:
   const Game* game_;
@@ -63,6 +67,7 @@ class Decision {
   std::function<json()> make_recall_;
   mutable std::optional<json> recall_;
   std::function<std::unique_ptr<State>(Rng&)> sampler_;
+  std::function<bool()> abandoned_;
 };
 
 // Tuning shared by every strategy made by name.
@@ -80,6 +85,10 @@ class Strategy {
   virtual void observe(const Event& event) { (void)event; }
   // The index of the chosen entry of decision.legal().
   virtual std::size_t choose(const Decision& decision, Rng& rng) = 0;
+  // True when choose() may take the search budget (expert): a server then calls it on a worker,
+  // with a Decision whose parts that worker owns, and calls nothing else on this strategy (not
+  // even observe) until it has returned. Strategies that answer at once are called in place.
+  virtual bool searches() const { return false; }
 };
 
 // The strategy called `name` for `game`, or null when there is none by that name for it.

@@ -85,14 +85,22 @@ Config parse_config(int argc, char** argv) {
   app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
       ->envname("CAMPFIRE_BOT_DELAY_MS")
       ->check(CLI::Range(0, 60000));
+  app.add_option("--bot-think-ms", c.bot_think_ms,
+                 "search budget of an expert bot per move, in milliseconds of one core")
+      ->envname("CAMPFIRE_BOT_THINK_MS")
+      ->check(CLI::Range(1, 600000));
+  app.add_option("--bot-threads", c.bot_threads,
+                 "threads on which expert bots search (shared by every room)")
+      ->envname("CAMPFIRE_BOT_THREADS")
+      ->check(CLI::Range(1, 64));
   app.add_option("--window-scale", c.window_scale,
                  "test mode only: multiply every timed window's length (e.g. 0.05)")
       ->envname("CAMPFIRE_WINDOW_SCALE")
       ->check(CLI::Range(0.001, 100.0));
-  auto* cert = app.add_option("--tls-cert", c.tls_cert,
-                              "certificate chain (PEM): serve https:// and wss://")
-                   ->envname("CAMPFIRE_TLS_CERT")
-                   ->check(CLI::ExistingFile);
+  auto* cert =
+      app.add_option("--tls-cert", c.tls_cert, "certificate chain (PEM): serve https:// and wss://")
+          ->envname("CAMPFIRE_TLS_CERT")
+          ->check(CLI::ExistingFile);
   auto* key = app.add_option("--tls-key", c.tls_key, "private key (PEM) of --tls-cert")
                   ->envname("CAMPFIRE_TLS_KEY")
                   ->check(CLI::ExistingFile);
@@ -129,8 +137,9 @@ Config parse_config(int argc, char** argv) {
     for (auto& origin : c.allowed_origins) {
       origin = normalize_origin(origin);
       if (origin.empty()) {
-        throw CLI::ValidationError("--allowed-origins",
-                                   "each origin is scheme://host[:port], e.g. https://cards.example.org");
+        throw CLI::ValidationError(
+            "--allowed-origins",
+            "each origin is scheme://host[:port], e.g. https://cards.example.org");
       }
     }
     if (!c.admin_token.empty() && c.admin_token.size() < 16) {

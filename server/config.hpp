@@ -37,9 +37,11 @@ struct Config {
   double bad_tokens_per_minute = 10;
   Rate message_rate() const { return {messages_per_second, message_burst}; }
   Rate rejoin_rate() const { return {bad_tokens_per_minute / 60.0, bad_token_burst}; }
-  int bot_delay_ms = 600;                // how long server-side bots "think"
-  int finished_room_ttl_s = 600;         // finished or abandoned rooms are dropped after this
-  double window_scale = 1.0;             // test mode only: multiplies every timed window
+  int bot_delay_ms = 600;         // how long server-side bots "think"
+  int bot_think_ms = 700;         // an expert bot's search budget per move
+  int bot_threads = 1;            // workers that run expert bots' searches
+  int finished_room_ttl_s = 600;  // finished or abandoned rooms are dropped after this
+  double window_scale = 1.0;      // test mode only: multiplies every timed window
 
   // TLS: with both files (PEM) the one port serves https:// and wss:// only.
   std::string tls_cert;
@@ -49,10 +51,10 @@ struct Config {
   // Bearer token of the admin API under /api/admin/; empty: the admin API is off.
   std::string admin_token;
   // The journal: every room and accepted action, kept so a restart loses nothing.
-  std::string journal = "sqlite";  // sqlite or none
-  bool journal_fsync = false;      // sync each commit to disk (power-cut-safe, slower)
-  int replay_retention_h = 168;    // finished games stay downloadable this long
-  double disconnect_grace_s = 60;  // default grace for a disconnected player's seat
+  std::string journal = "sqlite";    // sqlite or none
+  bool journal_fsync = false;        // sync each commit to disk (power-cut-safe, slower)
+  int replay_retention_h = 168;      // finished games stay downloadable this long
+  double disconnect_grace_s = 60;    // default grace for a disconnected player's seat
   int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this
 };
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <random>
 
 #include "bots/strategy.hpp"
@@ -14,6 +15,7 @@ Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journa
       config_(config),
       journal_(journal),
       metrics_(metrics),
+      bot_pool_(static_cast<std::size_t>(std::max(1, config.bot_threads)), metrics),
       code_rng_(std::random_device{}()) {
   json games = json::array();
   for (const Game* g : Registry::builtin().games()) {
@@ -68,6 +70,7 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
   } while (rooms_.count(code) || journal_.has(code));
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
                                      !*listed, *settings);
+  room->use_bot_pool(&bot_pool_);
   room->record_creation();
   rooms_.emplace(code, room);
   metrics_.room_created();
@@ -155,7 +158,9 @@ std::size_t Lobby::restore() {
                     match.error().message);
       continue;
     }
-    auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
+    auto room =
+        std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
+    room->use_bot_pool(&bot_pool_);
     {
       std::lock_guard lock(mutex_);
       rooms_.emplace(stored.code, room);
@@ -199,6 +204,9 @@ void Lobby::sweep() {
 }
 
 void Lobby::clear() {
+  // A search that finished would post its move to a room's strand: none may outlive the
+  // io_context, so the workers stop first.
+  bot_pool_.stop();
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms;
   {
     std::lock_guard lock(mutex_);
@@ -207,8 +215,10 @@ void Lobby::clear() {
 }
 
 void Lobby::shutdown() {
+  bot_pool_.stop();
   std::lock_guard lock(mutex_);
-  for (auto& [code, room] : rooms_) room->shutdown("the server is restarting; reconnect in a moment");
+  for (auto& [code, room] : rooms_)
+    room->shutdown("the server is restarting; reconnect in a moment");
 }
 
 }  // namespace campfire::server

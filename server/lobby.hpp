@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "engine/core/registry.hpp"
+#include "server/bot_pool.hpp"
 #include "server/config.hpp"
 #include "server/metrics.hpp"
 #include "server/room.hpp"
@@ -47,6 +48,8 @@ class Lobby {
   const Config& config_;
   Journal& journal_;
   Metrics& metrics_;
+  // Where expert bots of every room search; stopped before the io_context goes.
+  BotPool bot_pool_;
   std::string games_json_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;

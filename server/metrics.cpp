@@ -1,5 +1,6 @@
 #include "server/metrics.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -211,6 +212,11 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
     sample(out, "campfire_moves_total", std::string("cause=\"") + cause_name(cause) + "\"",
            moves(cause));
   }
+
+  header(out, "campfire_bot_searches", "gauge",
+         "Server bots searching for a move right now (on the bot pool, off the rooms' threads).");
+  sample(out, "campfire_bot_searches", "",
+         static_cast<std::uint64_t>(std::max<std::int64_t>(0, bot_searches())));
 
   header(out, "campfire_errors_total", "counter", "Error replies sent to clients, by code.");
   {

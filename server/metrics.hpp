@@ -65,6 +65,10 @@ class Metrics {
   void error_sent(std::string_view code);
   void room_created() { rooms_created_.fetch_add(1, std::memory_order_relaxed); }
   void observe_journal_write(std::chrono::nanoseconds d) { journal_write_.observe(d); }
+  // A server bot's search began or ended on the bot pool.
+  void bot_search_started() { bot_searches_.fetch_add(1, std::memory_order_relaxed); }
+  void bot_search_ended() { bot_searches_.fetch_sub(1, std::memory_order_relaxed); }
+  std::int64_t bot_searches() const { return bot_searches_.load(std::memory_order_relaxed); }
 
   std::uint64_t actions() const { return actions_.load(std::memory_order_relaxed); }
   std::uint64_t moves(MoveCause cause) const {
@@ -81,6 +85,7 @@ class Metrics {
   std::atomic<std::uint64_t> connections_accepted_{0};
   std::atomic<std::uint64_t> connections_refused_{0};
   std::atomic<std::uint64_t> rooms_created_{0};
+  std::atomic<std::int64_t> bot_searches_{0};
   std::atomic<std::uint64_t> actions_;
   std::array<std::atomic<std::uint64_t>, kMoveCauses> moves_;
   // Actions per second in a ring of four seconds: the high 32 bits of a slot hold the second it

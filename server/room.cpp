@@ -11,6 +11,7 @@
 
 #include "protocol/json_text.hpp"
 #include "protocol/protocol.hpp"
+#include "server/bot_pool.hpp"
 
 namespace campfire::server {
 
@@ -178,9 +179,9 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     info.names = seat.names.empty() ? std::vector<SeatName>{{seat.name, 0}} : seat.names;
     info.token_hash = seat.token_hash;
     if (!seat.bot.empty()) {
-      info.bot = bots::make_strategy(seat.bot, match_.game());
+      info.bot = make_bot(seat.bot);
       info.bot_name = seat.bot;
-      if (!info.bot) info.bot = bots::make_strategy("random", match_.game());
+      if (!info.bot) info.bot = make_bot("random");
     }
   }
   update_summary();
@@ -527,6 +528,8 @@ void Room::changed(const std::vector<Event>* events) {
     record(Journal::Record{});  // only the version moves (a player came or went)
   }
   ++version_;
+  // A bot searching on the pool decides for a table that is no longer there: it may stop.
+  if (think_abandoned_) think_abandoned_->store(true, std::memory_order_relaxed);
   arm_window();
   arm_turn();
   // Each event is rendered once and its one frame goes to every recipient; every seat gets its
@@ -546,8 +549,14 @@ void Room::changed(const std::vector<Event>* events) {
   if (events != nullptr) {
     for (std::size_t s = 0; s < seats_.size(); ++s) {
       if (!seats_[s].bot) continue;
+      const bool busy = thinking_ && static_cast<std::size_t>(*thinking_) == s;
       for (const Event& e : *events) {
-        if (e.to.includes(static_cast<Seat>(s))) seats_[s].bot->observe(e);
+        if (!e.to.includes(static_cast<Seat>(s))) continue;
+        if (busy) {
+          seats_[s].unheard.push_back(e);
+        } else {
+          seats_[s].bot->observe(e);
+        }
       }
     }
   }
@@ -760,7 +769,8 @@ void Room::grace_expired(int seat) {
 }
 
 void Room::schedule_bots() {
-  if (status_ != RoomStatus::kPlaying || bots_pending_) return;
+  // While a bot searches, its answer (or its being dropped) schedules the next bot move.
+  if (status_ != RoomStatus::kPlaying || bots_pending_ || thinking_) return;
   const SeatSet acting = match_.state().to_act();
   bool any = false;
   acting.for_each([&](Seat s) { any |= seats_[static_cast<std::size_t>(s)].bot != nullptr; });
@@ -775,7 +785,7 @@ void Room::schedule_bots() {
 }
 
 void Room::run_bots() {
-  if (status_ != RoomStatus::kPlaying) return;
+  if (status_ != RoomStatus::kPlaying || thinking_) return;
   const SeatSet acting = match_.state().to_act();
   std::optional<Seat> chosen;
   acting.for_each([&](Seat s) {
@@ -783,16 +793,73 @@ void Room::run_bots() {
   });
   if (!chosen) return;
   const State& st = match_.state();
+  SeatInfo& info = seats_[static_cast<std::size_t>(*chosen)];
+  if (bot_pool_ != nullptr && info.bot->searches()) {
+    // The search runs on the pool over a copy of the state; the room goes on answering. The
+    // copy holds the true cards, but the bot only sees them through recall and determinize,
+    // as it would here.
+    thinking_ = *chosen;
+    think_abandoned_ = std::make_shared<std::atomic<bool>>(false);
+    std::shared_ptr<const State> copy = st.clone();
+    BotPool* pool = bot_pool_;
+    bot_pool_->think([self = weak_from_this(), bot = info.bot, copy = std::move(copy),
+                      seat = *chosen, version = version_, seed = bot_rng_.next(),
+                      abandoned = think_abandoned_, pool, &game = match_.game()] {
+      const auto legal = copy->legal_actions(seat);
+      bots::Decision decision(game, seat, legal, {}, [&] { return copy->view(seat); });
+      offer_engine(decision, *copy, seat);
+      decision.offer_abandon(
+          [&] { return abandoned->load(std::memory_order_relaxed) || pool->stopping(); });
+      Rng rng(seed);
+      const std::size_t pick = legal.empty() ? 0 : bot->choose(decision, rng);
+      Action a = legal.empty() ? Action{} : legal[pick < legal.size() ? pick : 0];
+      if (auto room = self.lock()) {
+        asio::post(room->strand_, [room, seat, version, bot, a = std::move(a)]() mutable {
+          room->thought(seat, version, bot.get(), std::move(a));
+        });
+      }
+    });
+    return;
+  }
   const auto legal = st.legal_actions(*chosen);
   bots::Decision decision(match_.game(), *chosen, legal, {}, [&] { return st.view(*chosen); });
   offer_engine(decision, st, *chosen);
-  const SeatInfo& info = seats_[static_cast<std::size_t>(*chosen)];
   const std::size_t pick = info.bot->choose(decision, bot_rng_);
   const Action& a = legal[pick < legal.size() ? pick : 0];
   if (auto err = commit(*chosen, a, info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot)) {
     spdlog::warn("room {}: {} refused for seat {}: {}", code_,
                  match_.game().action_to_json(a).dump(), *chosen, err->message);
   }
+}
+
+void Room::thought(Seat seat, long long version, const bots::Strategy* bot, Action a) {
+  thinking_.reset();
+  think_abandoned_.reset();
+  SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+  // The bot hears, in order, what its seat was told while it searched.
+  std::vector<Event> unheard = std::move(info.unheard);
+  info.unheard.clear();
+  if (info.bot.get() == bot) {
+    for (const Event& e : unheard) info.bot->observe(e);
+  }
+  if (closed_ || status_ != RoomStatus::kPlaying) return;
+  if (version != version_ || info.bot.get() != bot) {
+    // The table moved on while it searched (another seat acted, a window closed, someone came
+    // or went): that answer is for a state that is gone. Ask again.
+    schedule_bots();
+    return;
+  }
+  if (auto err = commit(seat, a, info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot)) {
+    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
+                 match_.game().action_to_json(a).dump(), seat, err->message);
+    schedule_bots();
+  }
+}
+
+std::unique_ptr<bots::Strategy> Room::make_bot(std::string_view name) const {
+  bots::StrategyOptions options;
+  options.think_ms = config_.bot_think_ms;
+  return bots::make_strategy(name, match_.game(), options);
 }
 
 void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id) {
@@ -939,7 +1006,7 @@ void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
     if (status_ != RoomStatus::kWaiting) {
       return fail(c, id, "already_started", "the game has started");
     }
-    auto bot = bots::make_strategy(strategy, match_.game());
+    auto bot = make_bot(strategy);
     if (!bot) return fail(c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
     std::optional<int> free;
     for (int s = 0; s < match_.seats() && !free; ++s) {
@@ -1090,6 +1157,7 @@ void Room::shutdown(std::string reason) {
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
     self->closed_ = true;
     self->closed_reason_ = reason;
+    if (self->think_abandoned_) self->think_abandoned_->store(true, std::memory_order_relaxed);
     std::lock_guard lock(self->summary_mutex_);
     self->refusal_ = reason;
     self->window_timer_.cancel();

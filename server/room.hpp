@@ -7,6 +7,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bots/strategy.hpp"
@@ -25,6 +27,8 @@
 #include "server/move_cause.hpp"
 
 namespace campfire::server {
+
+class BotPool;
 
 using json = nlohmann::json;
 namespace asio = boost::asio;
@@ -66,6 +70,9 @@ class Room : public std::enable_shared_from_this<Room> {
   Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
        const StoredRoom& stored, Match match);
 
+  // Where this room's expert bots search (call before anyone can reach the room). A room
+  // without one (a test's room alone) searches on its own strand.
+  void use_bot_pool(BotPool* pool) { bot_pool_ = pool; }
   // Writes the room's creation to the journal; call once, before anyone can reach the room.
   void record_creation();
   // Starts the timers and bots of a room rebuilt from the journal.
@@ -117,8 +124,11 @@ class Room : public std::enable_shared_from_this<Room> {
     std::vector<SeatName> names;
     std::string token_hash;
     std::weak_ptr<Client> client;
-    std::unique_ptr<bots::Strategy> bot;
+    // Shared with a worker while the bot searches there.
+    std::shared_ptr<bots::Strategy> bot;
     std::string bot_name;  // the strategy of a server-side bot
+    // What the seat was told while its bot was searching: heard once the search is back.
+    std::vector<Event> unheard;
     // A player's seat played by a bot while they are away (after the grace period).
     bool away = false;
     std::unique_ptr<asio::steady_timer> grace;
@@ -199,6 +209,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void grace_expired(int seat);
   void schedule_bots();
   void run_bots();
+  // A searching bot's move, chosen on the bot pool at `version`, back on the strand: committed
+  // if the table is still as it was, else dropped and the bot asked again.
+  void thought(Seat seat, long long version, const bots::Strategy* bot, Action a);
+  // The strategy a server bot called `name` plays by, or null for an unknown name.
+  std::unique_ptr<bots::Strategy> make_bot(std::string_view name) const;
   void update_summary();
 
   asio::io_context& ioc_;
@@ -230,6 +245,10 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<Window> open_window_;
   asio::steady_timer bot_timer_;
   bool bots_pending_ = false;
+  BotPool* bot_pool_ = nullptr;
+  // The seat whose bot is searching on the pool, and how to tell that search to stop early.
+  std::optional<Seat> thinking_;
+  std::shared_ptr<std::atomic<bool>> think_abandoned_;
   Rng bot_rng_;
   bool closed_ = false;
   std::string closed_reason_;
