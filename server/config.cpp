@@ -82,8 +82,17 @@ Config parse_config(int argc, char** argv) {
                  "seconds a finished or abandoned room stays before it is dropped")
       ->envname("CAMPFIRE_FINISHED_ROOM_TTL")
       ->check(CLI::Range(1, 30 * 24 * 3600));
-  app.add_option("--bot-delay-ms", c.bot_delay_ms, "thinking time of server-side bots")
+  app.add_option("--bot-delay-ms", c.bot_delay_ms,
+                 "server bots move after this many milliseconds to twice as many")
       ->envname("CAMPFIRE_BOT_DELAY_MS")
+      ->check(CLI::Range(0, 60000));
+  app.add_option("--bot-reaction-min-ms", c.bot_reaction_min_ms,
+                 "shortest reaction of a server bot in a timed window such as a slap")
+      ->envname("CAMPFIRE_BOT_REACTION_MIN_MS")
+      ->check(CLI::Range(0, 60000));
+  app.add_option("--bot-reaction-max-ms", c.bot_reaction_max_ms,
+                 "longest reaction of a server bot in a timed window")
+      ->envname("CAMPFIRE_BOT_REACTION_MAX_MS")
       ->check(CLI::Range(0, 60000));
   app.add_option("--bot-think-ms", c.bot_think_ms,
                  "search budget of an expert bot per move, in milliseconds of one core")
@@ -134,6 +143,10 @@ Config parse_config(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (!c.test_mode) c.window_scale = 1.0;
+    if (c.bot_reaction_max_ms < c.bot_reaction_min_ms) {
+      throw CLI::ValidationError("--bot-reaction-max-ms",
+                                 "must not be below --bot-reaction-min-ms");
+    }
     for (auto& origin : c.allowed_origins) {
       origin = normalize_origin(origin);
       if (origin.empty()) {

@@ -37,7 +37,11 @@ struct Config {
   double bad_tokens_per_minute = 10;
   Rate message_rate() const { return {messages_per_second, message_burst}; }
   Rate rejoin_rate() const { return {bad_tokens_per_minute / 60.0, bad_token_burst}; }
-  int bot_delay_ms = 600;         // how long server-side bots "think"
+  int bot_delay_ms = 600;  // server bots move after this to twice this
+  // In a timed window (Spider Monkey's slap) server bots react after a time drawn from this
+  // range, which a person can beat.
+  int bot_reaction_min_ms = 800;
+  int bot_reaction_max_ms = 2000;
   int bot_think_ms = 700;         // an expert bot's search budget per move
   int bot_threads = 1;            // workers that run expert bots' searches
   int finished_room_ttl_s = 600;  // finished or abandoned rooms are dropped after this

@@ -528,8 +528,14 @@ void Room::changed(const std::vector<Event>* events) {
     record(Journal::Record{});  // only the version moves (a player came or went)
   }
   ++version_;
-  // A bot searching on the pool decides for a table that is no longer there: it may stop.
+  // A bot searching on the pool, or waiting to make its move, decided for a table that is no
+  // longer there: the search may stop, the move is dropped, and the bot is asked again below.
   if (think_abandoned_) think_abandoned_->store(true, std::memory_order_relaxed);
+  if (bot_planned_) {
+    bot_planned_ = false;
+    ++bot_plan_;
+    bot_timer_.cancel();
+  }
   arm_window();
   arm_turn();
   // Each event is rendered once and its one frame goes to every recipient; every seat gets its
@@ -769,29 +775,17 @@ void Room::grace_expired(int seat) {
 }
 
 void Room::schedule_bots() {
-  // While a bot searches, its answer (or its being dropped) schedules the next bot move.
-  if (status_ != RoomStatus::kPlaying || bots_pending_ || thinking_) return;
-  const SeatSet acting = match_.state().to_act();
-  bool any = false;
-  acting.for_each([&](Seat s) { any |= seats_[static_cast<std::size_t>(s)].bot != nullptr; });
-  if (!any) return;
-  bots_pending_ = true;
-  bot_timer_.expires_after(std::chrono::milliseconds(config_.bot_delay_ms));
-  bot_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    self->bots_pending_ = false;
-    if (ec || self->closed_) return;
-    self->run_bots();
-  });
-}
-
-void Room::run_bots() {
-  if (status_ != RoomStatus::kPlaying || thinking_) return;
+  // One bot move at a time: while one is being decided (a search on the pool) or waits for its
+  // moment, nothing more is planned. A change to the room drops the waiting move (changed()),
+  // and a search's answer, used or dropped, plans the next one.
+  if (status_ != RoomStatus::kPlaying || bot_planned_ || thinking_) return;
   const SeatSet acting = match_.state().to_act();
   std::optional<Seat> chosen;
   acting.for_each([&](Seat s) {
     if (!chosen && seats_[static_cast<std::size_t>(s)].bot) chosen = s;
   });
   if (!chosen) return;
+  const auto asked = std::chrono::steady_clock::now();
   const State& st = match_.state();
   SeatInfo& info = seats_[static_cast<std::size_t>(*chosen)];
   if (bot_pool_ != nullptr && info.bot->searches()) {
@@ -804,7 +798,7 @@ void Room::run_bots() {
     BotPool* pool = bot_pool_;
     bot_pool_->think([self = weak_from_this(), bot = info.bot, copy = std::move(copy),
                       seat = *chosen, version = version_, seed = bot_rng_.next(),
-                      abandoned = think_abandoned_, pool, &game = match_.game()] {
+                      abandoned = think_abandoned_, pool, asked, &game = match_.game()] {
       const auto legal = copy->legal_actions(seat);
       bots::Decision decision(game, seat, legal, {}, [&] { return copy->view(seat); });
       offer_engine(decision, *copy, seat);
@@ -814,8 +808,8 @@ void Room::run_bots() {
       const std::size_t pick = legal.empty() ? 0 : bot->choose(decision, rng);
       Action a = legal.empty() ? Action{} : legal[pick < legal.size() ? pick : 0];
       if (auto room = self.lock()) {
-        asio::post(room->strand_, [room, seat, version, bot, a = std::move(a)]() mutable {
-          room->thought(seat, version, bot.get(), std::move(a));
+        asio::post(room->strand_, [room, seat, version, bot, a = std::move(a), asked]() mutable {
+          room->thought(seat, version, bot.get(), std::move(a), asked);
         });
       }
     });
@@ -825,14 +819,11 @@ void Room::run_bots() {
   bots::Decision decision(match_.game(), *chosen, legal, {}, [&] { return st.view(*chosen); });
   offer_engine(decision, st, *chosen);
   const std::size_t pick = info.bot->choose(decision, bot_rng_);
-  const Action& a = legal[pick < legal.size() ? pick : 0];
-  if (auto err = commit(*chosen, a, info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot)) {
-    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
-                 match_.game().action_to_json(a).dump(), *chosen, err->message);
-  }
+  plan_bot_move(*chosen, legal[pick < legal.size() ? pick : 0], asked);
 }
 
-void Room::thought(Seat seat, long long version, const bots::Strategy* bot, Action a) {
+void Room::thought(Seat seat, long long version, const bots::Strategy* bot, Action a,
+                   std::chrono::steady_clock::time_point asked) {
   thinking_.reset();
   think_abandoned_.reset();
   SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
@@ -849,11 +840,46 @@ void Room::thought(Seat seat, long long version, const bots::Strategy* bot, Acti
     schedule_bots();
     return;
   }
-  if (auto err = commit(seat, a, info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot)) {
-    spdlog::warn("room {}: {} refused for seat {}: {}", code_,
-                 match_.game().action_to_json(a).dump(), seat, err->message);
-    schedule_bots();
+  plan_bot_move(seat, std::move(a), asked);
+}
+
+std::chrono::milliseconds Room::bot_delay() {
+  const auto draw = [this](int lo, int hi) {
+    hi = std::max(lo, hi);
+    return lo + static_cast<int>(bot_rng_.below(static_cast<std::uint64_t>(hi - lo) + 1));
+  };
+  if (match_.state().window()) {
+    // A timed window (a slap, a peek, a vote) is a race: a bot reacts as a person does, after
+    // a reaction time a person can beat, scaled as the window is.
+    const double scale = config_.test_mode ? config_.window_scale : 1.0;
+    const int ms = draw(config_.bot_reaction_min_ms, config_.bot_reaction_max_ms);
+    return std::chrono::milliseconds(static_cast<std::int64_t>(ms * scale));
   }
+  // Elsewhere a bot takes a person's moment to move: between the delay and twice it.
+  return std::chrono::milliseconds(draw(config_.bot_delay_ms, 2 * config_.bot_delay_ms));
+}
+
+void Room::plan_bot_move(Seat seat, Action a, std::chrono::steady_clock::time_point asked) {
+  // The time a search took counts towards the delay.
+  const auto waited = std::chrono::steady_clock::now() - asked;
+  const auto wait = std::max<std::chrono::steady_clock::duration>(
+      std::chrono::steady_clock::duration::zero(), bot_delay() - waited);
+  bot_planned_ = true;
+  const std::uint64_t plan = ++bot_plan_;
+  bot_timer_.expires_after(wait);
+  bot_timer_.async_wait(
+      [self = shared_from_this(), plan, seat, a = std::move(a)](boost::system::error_code ec) {
+        // A change since the move was chosen (changed() moves bot_plan_ on) drops it.
+        if (ec || self->closed_ || self->bot_plan_ != plan) return;
+        self->bot_planned_ = false;
+        const SeatInfo& info = self->seats_[static_cast<std::size_t>(seat)];
+        const MoveCause cause = info.away ? MoveCause::kTakeoverBot : MoveCause::kServerBot;
+        if (auto err = self->commit(seat, a, cause)) {
+          spdlog::warn("room {}: {} refused for seat {}: {}", self->code_,
+                       self->match_.game().action_to_json(a).dump(), seat, err->message);
+          self->schedule_bots();
+        }
+      });
 }
 
 std::unique_ptr<bots::Strategy> Room::make_bot(std::string_view name) const {

@@ -207,11 +207,17 @@ class Room : public std::enable_shared_from_this<Room> {
   void turn_expired();
   void arm_grace(int seat);
   void grace_expired(int seat);
+  // Asks the first acting bot for its move: at once, or on the bot pool for a search.
   void schedule_bots();
-  void run_bots();
-  // A searching bot's move, chosen on the bot pool at `version`, back on the strand: committed
-  // if the table is still as it was, else dropped and the bot asked again.
-  void thought(Seat seat, long long version, const bots::Strategy* bot, Action a);
+  // A searching bot's move, chosen on the bot pool at `version`, back on the strand: planned if
+  // the table is still as it was, else dropped and the bot asked again.
+  void thought(Seat seat, long long version, const bots::Strategy* bot, Action a,
+               std::chrono::steady_clock::time_point asked);
+  // Makes a bot's chosen move after a human-like delay counted from `asked`, unless the room
+  // changes first.
+  void plan_bot_move(Seat seat, Action a, std::chrono::steady_clock::time_point asked);
+  // How long a bot takes to move now: a reaction time in a timed window, else a moment.
+  std::chrono::milliseconds bot_delay();
   // The strategy a server bot called `name` plays by, or null for an unknown name.
   std::unique_ptr<bots::Strategy> make_bot(std::string_view name) const;
   void update_summary();
@@ -244,7 +250,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<ClosedWindow> last_closed_;
   std::optional<Window> open_window_;
   asio::steady_timer bot_timer_;
-  bool bots_pending_ = false;
+  // A bot's move waits on bot_timer_; bot_plan_ numbers the plans so a dropped one is ignored.
+  bool bot_planned_ = false;
+  std::uint64_t bot_plan_ = 0;
   BotPool* bot_pool_ = nullptr;
   // The seat whose bot is searching on the pool, and how to tell that search to stop early.
   std::optional<Seat> thinking_;

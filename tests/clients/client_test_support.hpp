@@ -71,7 +71,10 @@ class ClientTest : public ::testing::Test {
     config.bind = "127.0.0.1";
     config.port = 0;
     config.test_mode = true;
+    // Server bots answer at once, in timed windows too: these tests play whole games.
     config.bot_delay_ms = 0;
+    config.bot_reaction_min_ms = 0;
+    config.bot_reaction_max_ms = 0;
     // The default rate limit stays: the clients must live within it.
     config_ = config;
     server_ = std::make_unique<server::Server>(config);

@@ -11,8 +11,8 @@ namespace {
 // Three seats; seat k's slot r holds deck[r*3+k]. Seat 1 holds 7♥ in slot 0 and 9♦ in slot 1,
 // seat 2 holds 7♠ in slot 0. The first discard is K♣, and seat 0 draws 7♣ and discards it.
 json slap_deck() {
-  std::vector<std::string> top = {"2C", "7H", "7S", "3C", "9D", "4C", "5C", "5D",
-                                  "5H", "6C", "6D", "6H", "KC", "7C"};
+  std::vector<std::string> top = {"2C", "7H", "7S", "3C", "9D", "4C", "5C",
+                                  "5D", "5H", "6C", "6D", "6H", "KC", "7C"};
   json deck = top;
   const std::string ranks = "23456789TJQKA";
   const std::string suits = "CDHS";
@@ -100,7 +100,9 @@ TEST_F(SpiderMonkeyOverTheWire, TheServerClosesTheWindowAndLateSlapsAreTold) {
   if (HasFatalFailure()) return;
   // Nobody slaps: the server's own timer closes the window after a second.
   const json closed = ps[2].wait_for(
-      [](const json& m) { return m["type"] == "event" && m["event"]["type"] == "slap-window-closed"; },
+      [](const json& m) {
+        return m["type"] == "event" && m["event"]["type"] == "slap-window-closed";
+      },
       5s);
   ASSERT_FALSE(closed.is_null());
   const json late = act(ps[2], {{"move", "slap"}, {"slot", 0}});
@@ -156,6 +158,55 @@ TEST_F(SpiderMonkeyOverTheWire, TheViewsWindowIsTheStatesWindowInTheGamesTerms) 
   EXPECT_EQ(described["millis"], 9000);
   EXPECT_LE(clock["remainingMs"].get<long long>(), 9000);
   EXPECT_TRUE(clock["endsAt"].is_number_integer()) << clock.dump();
+}
+
+// Server bots slap as people do: only a card they remember matching, after a reaction time a
+// person can beat. Seat 2 is a basic bot that peeked its 7♠; seat 1 is a person holding 7♥ who
+// slaps the moment the window opens, and is first on the pile.
+TEST_F(SpiderMonkeyOverTheWire, APersonCanWinASlapRaceAgainstABasicBot) {
+  for (int i = 0; i < 2; ++i) ps.push_back(player("P" + std::to_string(i)));
+  create(ps[0], {{"game", "spider-monkey"},
+                 {"seats", 3},
+                 {"deckOrder", slap_deck()},
+                 {"options", {{"slapWindowMs", 9000}}}});
+  join(ps[1], ps[0].room);
+  ASSERT_EQ(
+      ps[0].request({{"type", "add_bot"}, {"room", ps[0].room}, {"strategy", "basic"}})["type"],
+      "ok");
+  ASSERT_EQ(ps[0].request({{"type", "start"}, {"room", ps[0].room}})["type"], "ok");
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(act(ps[i], {{"move", "peek"}, {"slots", {0, 1}}})["type"], "ok");
+  }
+  // The turn begins once the bot has peeked too.
+  const json turn = ps[0].wait_for([](const json& m) {
+    return m["type"] == "state" && m["view"].is_object() && m["view"]["phase"] == "draw" &&
+           !m["legal"].empty();
+  });
+  ASSERT_FALSE(turn.is_null());
+  ASSERT_EQ(act(ps[0], {{"move", "draw"}})["type"], "ok");
+  ASSERT_EQ(act(ps[0], {{"move", "discard-drawn"}})["type"], "ok");
+  ASSERT_FALSE(ps[1]
+                   .wait_for([](const json& m) {
+                     return m["type"] == "state" && !m["window"].is_null() &&
+                            m["window"]["name"] == "slap";
+                   })
+                   .is_null());
+  const json mine = act(ps[1], {{"move", "slap"}, {"slot", 0}});
+  ASSERT_EQ(mine["type"], "ok") << mine.dump();
+  // The bot slaps its remembered seven as well, after the person; never its unknown cards.
+  std::vector<json> slaps;
+  ps[0].wait_for(
+      [&](const json& m) {
+        if (m["type"] == "event" && m["event"]["type"] == "slap") slaps.push_back(m["event"]);
+        return slaps.size() == 2;
+      },
+      12s);
+  ASSERT_EQ(slaps.size(), 2u);
+  EXPECT_EQ(slaps[0]["seat"], 1);
+  EXPECT_EQ(slaps[0]["card"], "7H");
+  EXPECT_EQ(slaps[1]["seat"], 2);
+  EXPECT_EQ(slaps[1]["card"], "7S");
+  EXPECT_EQ(slaps[1]["correct"], true);
 }
 
 }  // namespace
