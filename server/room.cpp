@@ -417,11 +417,13 @@ json Room::players() const {
       list.push_back(nullptr);
       continue;
     }
-    list.push_back({{"seat", s},
-                    {"name", info.name},
-                    {"connected", !info.bot_name.empty() || !info.client.expired()},
-                    {"bot", !info.bot_name.empty()},
-                    {"away", info.away}});
+    json player = {{"seat", s},
+                   {"name", info.name},
+                   {"connected", !info.bot_name.empty() || !info.client.expired()},
+                   {"bot", !info.bot_name.empty()},
+                   {"away", info.away}};
+    if (!info.bot_name.empty()) player["strategy"] = info.bot_name;
+    list.push_back(std::move(player));
   }
   return list;
 }
@@ -851,9 +853,11 @@ std::chrono::milliseconds Room::bot_delay() {
   if (match_.state().window()) {
     // A timed window (a slap, a peek, a vote) is a race: a bot reacts as a person does, after
     // a reaction time a person can beat, scaled as the window is.
+    // Never quicker than the bot's moment elsewhere.
     const double scale = config_.test_mode ? config_.window_scale : 1.0;
     const int ms = draw(config_.bot_reaction_min_ms, config_.bot_reaction_max_ms);
-    return std::chrono::milliseconds(static_cast<std::int64_t>(ms * scale));
+    return std::chrono::milliseconds(
+        std::max<std::int64_t>(static_cast<std::int64_t>(ms * scale), config_.bot_delay_ms));
   }
   // Elsewhere a bot takes a person's moment to move: between the delay and twice it.
   return std::chrono::milliseconds(draw(config_.bot_delay_ms, 2 * config_.bot_delay_ms));

@@ -56,7 +56,9 @@ struct RoomSettings {
   double turn_seconds = 0;    // 0: no turn timer
   bool timeout_bot = false;   // on expiry a bot chooses the move; otherwise the game's default
   double grace_seconds = 60;  // how long a disconnected player's seat waits for them
-  bool bot_takeover = false;  // after the grace period a bot plays the seat until they return
+  // After the grace period a basic bot plays the seat until they return, so no table waits
+  // forever for a closed laptop; the creator may turn it off.
+  bool bot_takeover = true;
 
   json to_json() const;
   static Expected<RoomSettings> parse(const json& timers, const Config& config);

@@ -68,6 +68,20 @@ std::string seat_range(int seats) {
                     : "this room has seats 1 to " + std::to_string(seats);
 }
 
+// The bot strategies the room's game offers (from the games list), or null when not known.
+const json& bot_strategies(const Session& s) {
+  static const json none;
+  const json& id = field(s.state(), "game");
+  const std::string game = id.is_string() ? id.get<std::string>() : "";
+  const json& games = s.games();
+  if (games.is_array()) {
+    for (const json& g : games) {
+      if (g.value("id", "") == game && g.contains("strategies")) return g["strategies"];
+    }
+  }
+  return none;
+}
+
 int seat_count(const Session& s) {
   const json& players = field(s.state(), "players");
   return players.is_array() ? static_cast<int>(players.size()) : 0;
@@ -118,7 +132,8 @@ Lines help_lines(bool keys) {
       {"join CODE [SEAT]", "take a seat in a room (the first free one)"},
       {"rejoin [CODE] [TOKEN]", "take your seat back (the token is remembered)"},
       {"spectate CODE", "watch a room"},
-      {"bot [SEAT]", "fill a free seat with a bot"},
+      {"bot [SEAT] [STRATEGY]", "fill a free seat with a bot: random, basic (rules of"},
+      {"", "thumb) or expert (searches); bot 2 expert"},
       {"start", "start the game once every seat is taken"},
       {"NUMBER", "play that move"},
       {"say TEXT", "chat with the room"},
@@ -345,12 +360,31 @@ Outcome run_command(const std::string& line, Session& s) {
   } else if (verb == "bot") {
     if (auto r = need_room()) return *r;
     json m = {{"type", "add_bot"}, {"room", s.room()}};
-    if (w.size() >= 2) {
-      const int seats = seat_count(s);
-      if (!all_digits(w[1]) || std::stoi(w[1]) < 1 || (seats > 0 && std::stoi(w[1]) > seats)) {
-        return refuse("there is no seat " + w[1] + ": " + seat_range(seats));
+    // bot [SEAT] [STRATEGY], in either order: a number is a seat, a word the bot's strategy.
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      const bool number = std::all_of(w[i].begin(), w[i].end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-';
+      });
+      if (number) {
+        const int seats = seat_count(s);
+        if (m.contains("seat") || !all_digits(w[i]) || std::stoi(w[i]) < 1 ||
+            (seats > 0 && std::stoi(w[i]) > seats)) {
+          return refuse("there is no seat " + w[i] + ": " + seat_range(seats));
+        }
+        m["seat"] = std::stoi(w[i]) - 1;
+        continue;
       }
-      m["seat"] = std::stoi(w[1]) - 1;
+      const std::string strategy = lower(w[i]);
+      const json& offered = bot_strategies(s);
+      if (m.contains("strategy") || (offered.is_array() && std::find(offered.begin(), offered.end(),
+                                                                     strategy) == offered.end())) {
+        std::string names;
+        for (const json& n : offered) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+        return refuse("a bot plays " +
+                      (names.empty() ? std::string("random, basic or expert") : names) + ", not '" +
+                      w[i] + "'");
+      }
+      m["strategy"] = strategy;
     }
     return sent(s.request(m), "add_bot");
   } else if (verb == "start" || verb == "leave" || verb == "sync") {

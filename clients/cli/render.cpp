@@ -133,7 +133,7 @@ std::string render_state(const json& state) {
       }
       out << who.name;
       if (who.me) out << " (you)";
-      if (who.bot) out << " [bot]";
+      if (who.bot) out << " [bot]" << (who.strategy.empty() ? "" : " " + who.strategy);
       if (who.away) out << " [away: a bot plays]";
       if (!who.connected && !who.bot) out << " [disconnected]";
       if (contains(to_act, json(who.seat))) out << "  <- to act";

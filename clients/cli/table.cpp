@@ -149,6 +149,7 @@ std::vector<SeatInfo> seat_infos(const json& state) {
     if (p.is_object()) {
       info.name = p.value("name", "seat " + std::to_string(s + 1));
       info.bot = p.value("bot", false);
+      info.strategy = p.value("strategy", "");
       info.connected = p.value("connected", true);
       info.away = p.value("away", false);
     } else {

@@ -55,6 +55,7 @@ struct SeatInfo {
   int seat = 0;
   std::string name;
   bool bot = false;
+  std::string strategy;  // a server bot's
   bool connected = true;
   bool away = false;
   bool empty = false;

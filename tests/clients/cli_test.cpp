@@ -242,6 +242,24 @@ TEST_F(CampfireCliMore, SeatsCountFromOneAndAMissingSeatIsNamed) {
   EXPECT_TRUE(has(out, "error room_full: that seat is taken")) << out;
 }
 
+// `bot` takes a seat and a strategy in either order; the table names each bot's strategy, and a
+// strategy the server does not have is refused in words.
+TEST_F(CampfireCliMore, BotTakesAStrategy) {
+  Process cli(cli_args({"--name", "Andrea"}));
+  // `sync` before `quit`: its answer comes after the last bot's state, so that state is printed.
+  cli.write("games\ncreate pinocchio 4\nbot 2 expert\nbot Basic 4\nbot wizard\nbot\nsync\nquit\n");
+  cli.close_stdin();
+  ASSERT_EQ(cli.wait(30s), 0) << cli.output();
+  const std::string& out = cli.output();
+  EXPECT_TRUE(has(out, "seat 2  Bot 2 [bot] expert")) << out;
+  EXPECT_TRUE(has(out, "seat 4  Bot 4 [bot] basic")) << out;
+  EXPECT_TRUE(has(out, "seat 3  Bot 3 [bot] random")) << out;
+  // Refused by campfire-cli from the games list, or by the server if that list came late.
+  EXPECT_TRUE(has(out, "a bot plays random, basic, expert, not 'wizard'") ||
+              has(out, "unknown bot strategy 'wizard'"))
+      << out;
+}
+
 // `create` takes the game's options (any case, yes/no for switches) and the room's timers.
 TEST_F(CampfireCliMore, CreateTakesOptionsAndTimers) {
   const std::string out = run_script(

@@ -243,21 +243,22 @@ TEST_F(Promises, AReplayHoldsTheSeedAndTheDeckOrderOnlyWhenOneWasGiven) {
   EXPECT_FALSE(replay.contains("deckOrder")) << body;
 }
 
-// "`botTakeover` (default false)": a seat whose player stays away past the grace period is not
-// played by a bot unless the room asked for it. Two rooms lose a player, the default one first;
-// once the other room's bot has taken over, the default room's grace period is over too.
-TEST_F(Promises, BotTakeoverIsOffByDefault) {
+// "`botTakeover` (default `true`)": a seat whose player stays away past the grace period is
+// played by the `basic` bot unless the room turned that off. Two rooms lose a player, the one that
+// turned it off first; once the default room's bot has taken over, the other room's grace period
+// is over too, and its seat still waits for its player.
+TEST_F(Promises, BotTakeoverIsOnByDefault) {
   Config c = test_config();
   c.disconnect_grace_s = 0.3;
   start_server(c);
   Player a = player("Andrea");
-  create(a, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}});
+  create(a,
+         {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}, {"timers", {{"botTakeover", false}}}});
   Player b = player("Bella");
   join(b, a.room);
   ASSERT_EQ(a.request({{"type", "start"}, {"room", a.room}}).value("type", ""), "ok");
   Player t = player("Teresa");
-  create(t,
-         {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}, {"timers", {{"botTakeover", true}}}});
+  create(t, {{"game", "pinocchio"}, {"seats", 2}, {"seed", 4}});
   Player u = player("Ugo");
   join(u, t.room);
   ASSERT_EQ(t.request({{"type", "start"}, {"room", t.room}}).value("type", ""), "ok");
@@ -268,9 +269,10 @@ TEST_F(Promises, BotTakeoverIsOffByDefault) {
            m["players"][1].value("connected", true) == false;
   });
   u.conn->close();
-  t.wait_for([](const json& m) {
+  const json takeover = t.wait_for([](const json& m) {
     return m.value("type", "") == "event" && m["event"].value("type", "") == "bot_takeover";
   });
+  ASSERT_FALSE(takeover.is_null()) << "the default room's bot never took over";
   const json ok = a.request({{"type", "sync"}, {"room", a.room}});
   ASSERT_EQ(ok.value("type", ""), "ok") << ok.dump();
   const json st = a.wait_for([&](const json& m) {

@@ -176,3 +176,45 @@ test('a move can be made with the keyboard alone', { timeout: 60000 }, async () 
     await player.context.close();
   }
 });
+
+test('the lobby sets every room timer, and the waiting room seats bots of the chosen strategy', { timeout: 60000 }, async () => {
+  const player = await env.player('Tim');
+  const { page } = player;
+  try {
+    const sent = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      try {
+        sent.push(JSON.parse(f.payload));
+      } catch {
+        // not JSON: not ours
+      }
+    }));
+    await page.goto(`${env.server.url}/`);
+    const form = page.locator('form[data-game="pinocchio"]');
+    await form.locator('select[name=seats]').selectOption('3');
+    await form.locator('[name=turnSeconds]').fill('45');
+    await form.locator('[name=onTimeout]').selectOption('bot');
+    await form.locator('[name=graceSeconds]').fill('90');
+    await form.locator('[name=botTakeover]').uncheck();
+    await form.locator('button[type=submit]').click();
+    await page.waitForSelector('.board[data-status=waiting]');
+    const create = sent.find((m) => m.type === 'create_room');
+    assert.deepEqual(create.timers, { botTakeover: false, turnSeconds: 45, onTimeout: 'bot', graceSeconds: 90 });
+    // Bots are basic unless the creator chooses; the choice holds across the page's redraws.
+    assert.equal(await page.locator('#bot-strategy').inputValue(), 'basic');
+    await page.locator('#bot-strategy').selectOption('expert');
+    await page.locator('button[data-key=bot-1]').click();
+    await page.waitForFunction(() => document.querySelector('.waiting-seats').textContent.includes('(expert bot)'));
+    assert.equal(await page.locator('#bot-strategy').inputValue(), 'expert');
+    await page.getByRole('button', { name: 'Fill with bots' }).click();
+    await page.waitForSelector('button[data-key=start]:not([disabled])');
+    const seats = await page.locator('.waiting-seats').textContent();
+    assert.equal((seats.match(/\(expert bot\)/g) || []).length, 2, seats);
+    const adds = sent.filter((m) => m.type === 'add_bot');
+    assert.ok(adds.length === 2 && adds.every((m) => m.strategy === 'expert'), JSON.stringify(adds));
+    await screenshot(page, 'waiting-room-bots.png');
+    assertClean(player);
+  } finally {
+    await player.context.close();
+  }
+});

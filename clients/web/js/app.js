@@ -184,6 +184,7 @@ function openTable(code, mode) {
     },
     onTakeSeat: () => joinRoom(code),
     onRules: showRules,
+    strategies: (id) => games.find((g) => g.id === id)?.strategies,
   });
   document.title = `Campfire · ${code}`;
   if (location.hash !== `#/room/${code}`) history.replaceState(null, '', `#/room/${code}`);
@@ -196,7 +197,7 @@ function forgetSeatIfWaiting() {
 
 async function createRoom({ game, seats, options, private: priv, timers }) {
   const body = { type: 'create_room', game, seats, options, private: priv };
-  if (timers) body.timers = timers;  // the room's turn timer, only when one was asked for
+  if (timers) body.timers = timers;  // the room's clocks as the lobby form set them
   const reply = await conn.request(body);
   saveSeat(reply.room, reply.seat, reply.token);
   openTable(reply.room, 'seat');

@@ -64,6 +64,13 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
     seats.value = String(Math.min(game.maxSeats, Math.max(game.minSeats, 3)));
     const priv = h('input', { type: 'checkbox', name: 'private', id: `private-${game.id}` });
     const turnSeconds = h('input', { type: 'number', name: 'turnSeconds', id: `turn-${game.id}`, min: 0, max: 600, step: 1, value: 0, inputmode: 'numeric' });
+    // The room's other clocks: what a late turn gets, how long a dropped player's seat waits,
+    // and whether a bot keeps it warm after that.
+    const onTimeout = h('select', { name: 'onTimeout', id: `timeout-${game.id}` },
+      h('option', { value: 'default' }, "the game's default move"),
+      h('option', { value: 'bot' }, 'a bot chooses'));
+    const graceSeconds = h('input', { type: 'number', name: 'graceSeconds', id: `grace-${game.id}`, min: 0, max: 86400, step: 1, placeholder: 'server default', inputmode: 'numeric' });
+    const takeover = h('input', { type: 'checkbox', name: 'botTakeover', id: `takeover-${game.id}`, checked: true });
     const form = h('form.game-card', {
       dataset: { game: game.id },
       onsubmit: async (e) => {
@@ -73,9 +80,13 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
         status.textContent = '';
         try {
           const turn = Number.parseInt(turnSeconds.value, 10) || 0;
+          const grace = graceSeconds.value.trim() === '' ? NaN : Number.parseInt(graceSeconds.value, 10);
+          const timers = { botTakeover: takeover.checked };
+          if (turn > 0) Object.assign(timers, { turnSeconds: turn, onTimeout: onTimeout.value });
+          if (Number.isFinite(grace) && grace >= 0) timers.graceSeconds = grace;
           await onCreate({
             game: game.id, seats: Number(seats.value), options: readOptions(form, game), private: priv.checked,
-            timers: turn > 0 ? { turnSeconds: turn } : undefined,
+            timers,
           });
         } catch (err) {
           status.textContent = `Could not create the room: ${err.message}`;
@@ -90,7 +101,11 @@ export function renderLobby(root, { games, name, onName, onCreate, onJoin, onWat
     (game.options || []).length
       ? h('details', null, h('summary', null, 'Options'), (game.options || []).map((o) => optionField(game, o)))
       : null,
-    h('div.field.inline', null, h('label', { for: `turn-${game.id}` }, 'Seconds per turn (0: no turn timer)'), turnSeconds),
+    h('div.timers', null,
+      h('div.field.inline', null, h('label', { for: `turn-${game.id}` }, 'Seconds per turn (0: no turn timer)'), turnSeconds),
+      h('div.field.inline', null, h('label', { for: `timeout-${game.id}` }, 'When a turn runs out'), onTimeout),
+      h('div.field.inline', null, h('label', { for: `grace-${game.id}` }, 'Seconds a dropped player\'s seat waits'), graceSeconds),
+      h('div.field.check', null, takeover, h('label', { for: `takeover-${game.id}` }, 'Then a bot plays for them until they are back'))),
     h('div.field.check', null, priv, h('label', { for: `private-${game.id}` }, 'Private (not listed)')),
     h('div.menu-row.card-buttons', null,
       h('button.primary', { type: 'submit' }, `New ${game.name} table`),

@@ -9,8 +9,10 @@ import { Motion } from './motion.js';
 import { names, ordinal } from './words.js';
 
 export class TableView {
-  constructor(root, { conn, room, gameName, onPlayAgain, onLeave, onTakeSeat, onRules }) {
+  constructor(root, { conn, room, gameName, onPlayAgain, onLeave, onTakeSeat, onRules, strategies }) {
     this.root = root;
+    this.strategies = strategies;  // (game id) => the bot strategies the server offers, if known
+    this.botStrategy = 'basic';    // what "Add bot" and "Fill with bots" seat
     this.conn = conn;
     this.room = room;
     this.gameName = gameName;  // (id) => display name
@@ -456,9 +458,9 @@ export class TableView {
       seats.append(
         h('li', null,
           h('span.seat-no', null, `Seat ${seat + 1}`),
-          p ? h('span', null, p.name, p.bot ? ' (bot)' : '', seat === s.seat ? ' (you)' : '') : h('span.empty', null, 'empty'),
+          p ? h('span', null, p.name, p.bot ? ` (${p.strategy ? `${p.strategy} ` : ''}bot)` : '', seat === s.seat ? ' (you)' : '') : h('span.empty', null, 'empty'),
           !p && s.seat !== null
-            ? h('button.secondary.small', { type: 'button', dataset: { key: `bot-${seat}` }, onclick: () => this.roomRequest({ type: 'add_bot', seat }) }, 'Add bot')
+            ? h('button.secondary.small', { type: 'button', dataset: { key: `bot-${seat}` }, onclick: () => this.addBot(seat) }, 'Add bot')
             : null),
       );
     });
@@ -469,6 +471,7 @@ export class TableView {
       h('p', null, 'Send this link to your friends, or fill the empty seats with bots.'),
       h('div.head-line.share', null, linkBox),
       seats,
+      s.seat !== null && free > 0 ? this.strategyField() : null,
       h('div.menu-row', null,
         s.seat === null && free > 0
           ? h('button.primary', { type: 'button', onclick: () => this.onTakeSeat() }, 'Take a seat')
@@ -485,8 +488,27 @@ export class TableView {
   async fillWithBots() {
     const s = this.state;
     for (let seat = 0; seat < s.players.length; seat++) {
-      if (!s.players[seat]) await this.roomRequest({ type: 'add_bot', seat });
+      if (!s.players[seat]) await this.addBot(seat);
     }
+  }
+
+  addBot(seat) {
+    return this.roomRequest({ type: 'add_bot', seat, strategy: this.botStrategy });
+  }
+
+  // How the bots added from here play.
+  strategyField() {
+    const words = {
+      random: 'Random: any legal move',
+      basic: 'Basic: rules of thumb',
+      expert: 'Expert: thinks ahead',
+    };
+    const offered = this.strategies?.(this.state.game) || Object.keys(words);
+    if (!offered.includes(this.botStrategy)) this.botStrategy = offered[0];
+    const select = h('select', { id: 'bot-strategy', name: 'strategy', onchange: (e) => { this.botStrategy = e.target.value; } },
+      offered.map((id) => h('option', { value: id }, words[id] || id)));
+    select.value = this.botStrategy;
+    return h('div.field.inline', null, h('label', { for: 'bot-strategy' }, 'Bots play'), select);
   }
 
   // "You won!", "You came 2nd of 4", or for a spectator who won.
