@@ -50,19 +50,15 @@ void lay_out_row_of_boxes(Lines& out, const std::vector<Lines>& boxes, int width
   int per_row = static_cast<int>(boxes.size());
   while (per_row > 1 && (width - kGap * (per_row - 1)) / per_row < wanted) --per_row;
   const int cell = std::max(1, (width - kGap * (per_row - 1)) / per_row);
-  // A seat's name line is clipped to its cell; what the game shows of it wraps within the cell,
-  // so a long line of cards stays whole.
+  // Every line of a seat, its name and tags included, wraps within the cell, so neither a long
+  // line of cards nor a tag ("has looked", "done slapping") is cut off.
   std::vector<Lines> fitted;
   for (const Lines& b : boxes) {
     Lines f;
-    for (std::size_t r = 0; r < b.size(); ++r) {
-      if (r == 0) {
-        f.push_back(clip(b[r], cell));
-      } else {
-        Lines parts = wrap(b[r], cell, 4);
-        if (parts.empty()) parts.emplace_back();
-        for (Line& w : parts) f.push_back(clip(w, cell));
-      }
+    for (const Line& l : b) {
+      Lines parts = wrap(l, cell, 4);
+      if (parts.empty()) parts.emplace_back();
+      for (Line& w : parts) f.push_back(clip(w, cell));
     }
     fitted.push_back(std::move(f));
   }

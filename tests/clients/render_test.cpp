@@ -203,6 +203,25 @@ TEST(Tables, ALongLineOfCardsWrapsInsideItsSeat) {
   EXPECT_FALSE(has(out, "…")) << out;
 }
 
+// At 80 columns with four seats each box is narrow: a seat's tags wrap under its name instead
+// of being cut off ("Bot 3 ·bot dealer has…").
+TEST(Tables, ASeatsTagsWrapInsideANarrowBox) {
+  const json view = json::parse(R"({"phase":"peek","round":1,"dealer":2,"current":null,
+    "lines":[[0,1,2,3],[0,1,2,3],[0,1,2,3],[0,1,2,3]],"stock":30,"discard":[],"caller":null,
+    "finalTurnsLeft":0,"turns":0,"peeked":[1,2,3],"lastTurn":null,"lastRound":null})");
+  json state = state_of("spider-monkey", view, 0, {0});
+  state["players"].push_back({{"seat", 3}, {"name", "Dora"}, {"connected", true}, {"bot", false}});
+  const std::string out = table_text(state, 80, 24);
+  EXPECT_FALSE(has(out, "…")) << out;
+  EXPECT_TRUE(has(out, "Bot 3 ·bot dealer")) << out;
+  // Each of the three other seats has looked; the words may wrap onto the next line.
+  std::size_t looked = 0;
+  for (auto at = out.find("looked"); at != std::string::npos; at = out.find("looked", at + 1)) {
+    ++looked;
+  }
+  EXPECT_EQ(looked, 3u) << out;
+}
+
 TEST(Tables, TrickyTribesShowsTheTrickTheLastTrickAndStacks) {
   const json view = json::parse(R"({"phase":"respond","round":2,"trick":3,"tricksPerRound":9,
     "dealer":1,"dummy":false,"handCounts":[7,6,6],"deck":10,"hiddenDiscards":3,
