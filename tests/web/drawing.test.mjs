@@ -475,6 +475,11 @@ test('fib-fibonacci: a card that lands while the window turns into a phone is on
   const { page } = player;
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => window.fresh());
+  // Animations run a hundred times slower, so the cards are surely still flying at the resize
+  // however loaded the machine is (a flight takes 0.38 s at normal speed).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Animation.enable');
+  await cdp.send('Animation.setPlaybackRate', { playbackRate: 0.01 });
   const empty = { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], lastPlay: null, hand: ['8C', '3S', '7S', 'X1'] };
   const players = PLAYERS.slice(0, 2);
   await draw(state('fib-fibonacci', empty, { toAct: [1], players }));
@@ -496,6 +501,8 @@ test('fib-fibonacci: a card that lands while the window turns into a phone is on
   assert.equal(seen.length, 2);
   for (const c of seen) assert.ok(c.visible && c.shown, `${c.label} is not to be seen on the phone: ${JSON.stringify(c)}`);
   assert.equal(await page.evaluate(() => document.querySelectorAll('body > .card.flying').length), 0, 'no card is left flying towards where it was');
+  await cdp.send('Animation.setPlaybackRate', { playbackRate: 1 });
+  await cdp.detach();
   await page.setViewportSize(DESKTOP);
 });
 
