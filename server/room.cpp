@@ -181,7 +181,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     if (!seat.bot.empty()) {
       info.bot = make_bot(seat.bot);
       info.bot_name = seat.bot;
-      if (!info.bot) info.bot = make_bot("random");
+      if (!info.bot) info.bot = make_bot("basic");
     }
   }
   update_summary();

@@ -273,7 +273,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
       if (!seat) return error(r.id, seat.error().code, seat.error().message);
       std::optional<int> want;
       if (*seat) want = static_cast<int>(**seat);
-      const std::string strategy = protocol::optional_string(b, "strategy").value_or("random");
+      const std::string strategy = protocol::optional_string(b, "strategy").value_or("basic");
       return room->add_bot(shared_from_this(), r.id, want, strategy);
     }
     if (type == "chat") {

@@ -253,7 +253,7 @@ TEST_F(CampfireCliMore, BotTakesAStrategy) {
   const std::string& out = cli.output();
   EXPECT_TRUE(has(out, "seat 2  Bot 2 [bot] expert")) << out;
   EXPECT_TRUE(has(out, "seat 4  Bot 4 [bot] basic")) << out;
-  EXPECT_TRUE(has(out, "seat 3  Bot 3 [bot] random")) << out;
+  EXPECT_TRUE(has(out, "seat 3  Bot 3 [bot] basic")) << out;
   // Refused by campfire-cli from the games list, or by the server if that list came late.
   EXPECT_TRUE(has(out, "a bot plays random, basic, expert, not 'wizard'") ||
               has(out, "unknown bot strategy 'wizard'"))
