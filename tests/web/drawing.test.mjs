@@ -474,6 +474,9 @@ test('fib-fibonacci on a phone: the first card of every run shows its rank and s
 test('fib-fibonacci: a card that lands while the window turns into a phone is on the table at once', async () => {
   const { page } = player;
   await page.setViewportSize({ width: 1280, height: 800 });
+  // The page handles its resize (which lands every flight) before anything is drawn: a resize
+  // event that came late would land the cards this test wants to see in flight.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.evaluate(() => window.fresh());
   // Animations run a hundred times slower, so the cards are surely still flying at the resize
   // however loaded the machine is (a flight takes 0.38 s at normal speed).
