@@ -68,9 +68,13 @@ class PinocchioModel final : public GameModel {
   double weight(const State& sample, Seat) const override {
     if (!active_) return 1.0;
     // The claimant remembers the card it played; so does the sample.
+    // recall() returns a value: it is kept for the loop, which would otherwise walk a freed one.
     Card card = kNoCard;
-    for (const json& p : sample.recall(claimant_)["played"]) {
-      if (p["pile"].get<std::size_t>() == at_) card = parse(p["card"]);
+    const json recalled = sample.recall(claimant_);
+    if (const auto played = recalled.find("played"); played != recalled.end()) {
+      for (const json& p : *played) {
+        if (p["pile"].get<std::size_t>() == at_) card = parse(p["card"]);
+      }
     }
     if (card == kNoCard) return 1.0;
     if (card == claim_) return 1.0;
