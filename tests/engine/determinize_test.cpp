@@ -340,20 +340,26 @@ TEST(DeterminizePinocchio, OwnPlayedCardsStay) {
   play(m, 0, {{"move", "announce"}, {"colour", "red"}, {"clothing", "hat"}});
   play(m, 1, {{"move", "believe"}});
   play(m, 1, {{"move", "announce"}, {"colour", "red"}, {"clothing", "shirt"}});
-  // Seat 0 saw the card it played; seat 1's is unknown to seat 0. A determinization keeps
-  // seat 0's card on the pile, which is the only place the cards differ in what they show.
+  // Both cards on the pile are face down. Seat 0 played the first and was told it; seat 1's is
+  // unknown to seat 0. The unrevealed pile cards come last in hidden_from's order.
+  const std::vector<Card> real = hidden_values(m.state(), 0);
+  ASSERT_GE(real.size(), 2u);
+  const Card mine = real[real.size() - 2];
+  const Card theirs = real.back();
+  const json remembered = m.state().recall(0);
+  ASSERT_EQ(remembered["played"].size(), 1u);
+  EXPECT_EQ(remembered["played"][0]["card"], m.game().card_code(mine));
   Rng rng(3);
-  const json real = m.state().view(1)["pile"];
+  bool theirs_moves = false;
   for (int i = 0; i < 20; ++i) {
     const auto d = m.state().determinize(0, rng);
-    EXPECT_EQ(d->view(0)["pile"][0]["card"], m.state().view(0)["pile"][0]["card"]);
+    const std::vector<Card> copy = hidden_values(*d, 0);
+    ASSERT_EQ(copy.size(), real.size());
+    EXPECT_EQ(copy[copy.size() - 2], mine) << "seat 0's own card left its place on the pile";
+    EXPECT_EQ(d->recall(0), remembered);
+    theirs_moves |= copy.back() != theirs;
   }
-  bool seat1_card_moves = false;
-  for (int i = 0; i < 20; ++i) {
-    const auto d = m.state().determinize(0, rng);
-    seat1_card_moves |= d->view(1)["pile"][1]["card"] != real[1]["card"];
-  }
-  EXPECT_TRUE(seat1_card_moves);
+  EXPECT_TRUE(theirs_moves) << "seat 1's face-down card was never re-dealt";
 }
 
 TEST(DeterminizeNakedGibbon, PublicBurnmarksStayVeteransMove) {
@@ -448,7 +454,9 @@ TEST(DeterminizeTrickyTribes, OwnExchangeDiscardStays) {
     const auto det = m.state().determinize(0, rng);
     // The card never reaches another hand: seat 1 and 2's views in the copy list their hands.
     for (Seat s = 1; s < 3; ++s) {
-      for (const auto& c : det->view(s)["hand"]) {
+      const json view = det->view(s);
+      ASSERT_TRUE(view.contains("hand"));
+      for (const auto& c : view["hand"]) {
         EXPECT_NE(*m.game().parse_card(c.get<std::string>()), discarded);
       }
     }
