@@ -25,7 +25,8 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer (smaller playout counts).
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer (smaller playout counts,
+# no browser tests, no strength arena).
 test-asan: deps
 	cmake --preset asan
 	cmake --build --preset asan
