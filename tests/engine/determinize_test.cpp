@@ -14,21 +14,9 @@
 namespace campfire {
 namespace {
 
+using testing::observation;
 using testing::play;
 using testing::scaled;
-
-// What a viewer can observe: its view, its legal actions, who acts and the open window.
-std::string observation(const Game& game, const State& s, Seat viewer) {
-  json o = {{"view", s.view(viewer)}};
-  json legal = json::array();
-  if (viewer >= 0) {
-    for (const Action& a : s.legal_actions(viewer)) legal.push_back(game.action_to_json(a));
-  }
-  o["legal"] = std::move(legal);
-  o["toAct"] = s.to_act().bits();
-  if (auto w = s.window()) o["window"] = {w->id, w->millis, w->name, w->seats.bits()};
-  return o.dump();
-}
 
 std::vector<Card> sorted_cards(const State& s) {
   std::vector<Card> c;

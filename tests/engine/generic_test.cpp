@@ -18,6 +18,7 @@
 namespace campfire {
 namespace {
 
+using testing::observation;
 using testing::scaled;
 
 struct Case {
@@ -108,20 +109,6 @@ std::vector<Card> sorted_cards(const State& s) {
   s.cards(c);
   std::sort(c.begin(), c.end());
   return c;
-}
-
-// What a viewer can observe: the view, its legal actions, who acts and the open window.
-std::string observation(const Game& game, const State& s, Seat viewer) {
-  json o = {{"view", s.view(viewer)}};
-  json legal = json::array();
-  if (viewer >= 0) {
-    for (const Action& a : s.legal_actions(viewer)) legal.push_back(game.action_to_json(a));
-  }
-  o["legal"] = std::move(legal);
-  o["toAct"] = s.to_act().bits();
-  o["over"] = s.over();
-  if (auto w = s.window()) o["window"] = {w->id, w->millis, w->name, w->seats.bits()};
-  return o.dump();
 }
 
 std::vector<std::string> all_observations(const Game& game, const State& s) {

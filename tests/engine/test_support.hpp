@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,21 @@ inline double test_scale() {
 inline int scaled(int n) {
   const int v = static_cast<int>(n * test_scale());
   return v < 1 ? 1 : v;
+}
+
+// What a viewer can observe: its view, its legal actions, who acts, whether the game is over and
+// the open window.
+inline std::string observation(const Game& game, const State& s, Seat viewer) {
+  json o = {{"view", s.view(viewer)}};
+  json legal = json::array();
+  if (viewer >= 0) {
+    for (const Action& a : s.legal_actions(viewer)) legal.push_back(game.action_to_json(a));
+  }
+  o["legal"] = std::move(legal);
+  o["toAct"] = s.to_act().bits();
+  o["over"] = s.over();
+  if (auto w = s.window()) o["window"] = {w->id, w->millis, w->name, w->seats.bits()};
+  return o.dump();
 }
 
 // Applies a move given as JSON, failing the test on refusal.
