@@ -16,6 +16,7 @@ namespace {
 
 using testing::observation;
 using testing::play;
+using testing::random_step;
 using testing::scaled;
 
 std::vector<Card> sorted_cards(const State& s) {
@@ -128,24 +129,7 @@ void play_out(const Game& game, std::unique_ptr<State> s, Rng& rng) {
   const std::vector<Card> deck = sorted_cards(*s);
   for (int step = 0; !s->over(); ++step) {
     ASSERT_LT(step, game.info().max_actions);
-    const SeatSet acting = s->to_act();
-    const auto w = s->window();
-    Seat seat = kSystem;
-    Action a;
-    if (w && (acting.empty() || rng.below(4) == 0)) {
-      a = Action::timeout(w->id);
-    } else {
-      ASSERT_FALSE(acting.empty());
-      std::vector<Seat> seats;
-      acting.for_each([&](Seat x) { seats.push_back(x); });
-      seat = seats[rng.below(seats.size())];
-      const auto legal = s->legal_actions(seat);
-      ASSERT_FALSE(legal.empty());
-      a = legal[rng.below(legal.size())];
-    }
-    Events ev(false);
-    auto err = s->apply(seat, a, ev);
-    ASSERT_FALSE(err.has_value()) << err->message;
+    if (!random_step(*s, rng)) return;
   }
   EXPECT_EQ(sorted_cards(*s), deck);
 }
@@ -210,21 +194,7 @@ TEST_P(DeterminizeTest, RandomPlayouts) {
         play_out(game, s.determinize(static_cast<Seat>(rng.below(s.seats())), r), rng);
         if (::testing::Test::HasFailure()) return;
       }
-      const SeatSet acting = s.to_act();
-      const auto w = s.window();
-      Seat seat = kSystem;
-      Action a;
-      if (w && (acting.empty() || rng.below(4) == 0)) {
-        a = Action::timeout(w->id);
-      } else {
-        std::vector<Seat> seats;
-        acting.for_each([&](Seat x) { seats.push_back(x); });
-        seat = seats[rng.below(seats.size())];
-        const auto legal = s.legal_actions(seat);
-        a = legal[rng.below(legal.size())];
-      }
-      Events ev(false);
-      ASSERT_FALSE(m->apply(seat, a, ev).has_value());
+      if (!random_step(*m, rng)) return;
     }
   }
   std::cout << "[ stats    ] " << c.name << ": " << stats.checked << " determinizations, "

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,6 +38,51 @@ inline std::string observation(const Game& game, const State& s, Seat viewer) {
   o["over"] = s.over();
   if (auto w = s.window()) o["window"] = {w->id, w->millis, w->name, w->seats.bits()};
   return o.dump();
+}
+
+// The next input of a random playout: the open window's timeout (always when nobody may act,
+// otherwise one time in four), else a random legal action of a random acting seat. Nothing, and
+// a failed test, when nobody may act and no window is open or an acting seat has no action.
+inline std::optional<std::pair<Seat, Action>> random_input(const State& s, Rng& rng) {
+  const SeatSet acting = s.to_act();
+  const auto w = s.window();
+  if (w && (acting.empty() || rng.below(4) == 0)) {
+    return std::pair<Seat, Action>(kSystem, Action::timeout(w->id));
+  }
+  if (acting.empty()) {
+    ADD_FAILURE() << "nobody may act and no window is open";
+    return std::nullopt;
+  }
+  std::vector<Seat> seats;
+  acting.for_each([&](Seat x) { seats.push_back(x); });
+  const Seat seat = seats[rng.below(seats.size())];
+  const auto legal = s.legal_actions(seat);
+  if (legal.empty()) {
+    ADD_FAILURE() << "seat " << seat << " may act but has no legal action";
+    return std::nullopt;
+  }
+  return std::pair<Seat, Action>(seat, legal[rng.below(legal.size())]);
+}
+
+// One step of a random playout (random_input) applied to a Match, or to a bare State such as a
+// determinized copy. Returns the seat (kSystem for a timeout) and the action applied; nothing,
+// and a failed test, when there was none or it was refused.
+template <class Target>
+std::optional<std::pair<Seat, Action>> random_step(Target& target, Rng& rng) {
+  std::optional<std::pair<Seat, Action>> input;
+  if constexpr (std::is_base_of_v<State, Target>) {
+    input = random_input(target, rng);
+  } else {
+    input = random_input(target.state(), rng);
+  }
+  if (!input) return std::nullopt;
+  Events ev(false);
+  if (auto err = target.apply(input->first, input->second, ev)) {
+    ADD_FAILURE() << "a legal action of seat " << input->first << " was refused: " << err->code
+                  << ": " << err->message;
+    return std::nullopt;
+  }
+  return input;
 }
 
 // Applies a move given as JSON, failing the test on refusal.
