@@ -362,8 +362,6 @@ class FibState final : public StateBase<FibState> {
     for (Card& c : pile_) out.push_back(&c);
   }
 
-  // What a determinization re-deals: the other hand and the pile, except the cards the other
-  // player took from the table with a 4 (both saw them go into that hand).
   // Per seat, the cards in that hand that it took from the table with a 4: everyone saw them.
   json recall(Seat) const override {
     json taken = json::array();
@@ -377,6 +375,8 @@ class FibState final : public StateBase<FibState> {
     return {{"taken", std::move(taken)}};
   }
 
+  // What a determinization re-deals: the other hand and the pile, except the cards the other
+  // player took from the table with a 4 (both saw them go into that hand).
   void unknown_to(Seat viewer, std::vector<Card*>& out) override {
     for (Seat s = 0; s < kPlayers; ++s) {
       if (s == viewer) continue;

@@ -436,9 +436,6 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     for (Card& c : discard_) out.push_back(&c);
   }
 
-  // What a determinization re-deals: hidden cards the viewer never saw go where they lie now.
-  // Everyone saw a burnmark burn (a Veteran's excepted) and most cards reach the discards face
-  // up; a gibbon also knows the hand cards it discarded itself.
   // The burnmarks and discards the viewer saw go where they lie.
   json recall(Seat viewer) const override {
     json burns = json::array();
@@ -460,6 +457,9 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     return {{"burnmarks", std::move(burns)}, {"discards", std::move(discards)}};
   }
 
+  // What a determinization re-deals: hidden cards the viewer never saw go where they lie now.
+  // Everyone saw a burnmark burn (a Veteran's excepted) and most cards reach the discards face
+  // up; a gibbon also knows the hand cards it discarded itself.
   void unknown_to(Seat viewer, std::vector<Card*>& out) override {
     const std::uint32_t me = viewer >= 0 ? 1u << viewer : 0;
     for (Seat s = 0; s < seats_; ++s) {

@@ -220,9 +220,6 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
-  // What a determinization re-deals: every stack card but the top the viewer is looking at, the
-  // box, and the unrevealed cards of the pile that others played. A seat saw each card it played
-  // itself, so those stay where they are even if its view stops showing them.
   // The viewer's own unrevealed cards on the pile, by their place on it (0 is the first card).
   json recall(Seat viewer) const override {
     json played = json::array();
@@ -234,6 +231,9 @@ class PinocchioState final : public StateBase<PinocchioState> {
     return {{"played", std::move(played)}};
   }
 
+  // What a determinization re-deals: every stack card but the top the viewer is looking at, the
+  // box, and the unrevealed cards of the pile that others played. A seat saw each card it played
+  // itself, so those stay where they are even if its view stops showing them.
   void unknown_to(Seat viewer, std::vector<Card*>& out) override {
     for (Seat s = 0; s < seats_; ++s) {
       auto& stack = stacks_[s];

@@ -597,23 +597,9 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
   }
 
   void hidden_from(Seat viewer, std::vector<Card*>& out) override {
-    for (Seat s = 0; s < cfg_.seats; ++s) {
-      if (s == viewer) continue;
-      for (Card& c : hands_[s]) out.push_back(&c);
-    }
-    for (Seat s = 0; s < cfg_.seats; ++s) {
-      if (reserved_[s] != kNoCard) out.push_back(&reserved_[s]);
-    }
-    for (Card& c : stock_) out.push_back(&c);
-    for (Card& c : hidden_discards_) out.push_back(&c);
-    for (int i = 0; i < trick_count_; ++i) {
-      if ((i == 0 && open_) || trick_by_[i] == viewer) continue;
-      out.push_back(&trick_[i]);
-    }
+    hidden_slots(viewer, out, [](Card) { return true; });
   }
 
-  // What a determinization re-deals: the hidden cards but those the viewer discarded itself.
-  // Hands need not be sorted again: the engine only ever searches them.
   // The cards the viewer discarded face down this round.
   json recall(Seat viewer) const override {
     json mine = json::array();
@@ -625,23 +611,11 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     return {{"discarded", std::move(mine)}};
   }
 
+  // What a determinization re-deals: the hidden cards but those the viewer discarded itself.
+  // Hands need not be sorted again: the engine only ever searches them.
   void unknown_to(Seat viewer, std::vector<Card*>& out) override {
     const std::uint32_t me = viewer >= 0 ? 1u << viewer : 0;
-    for (Seat s = 0; s < cfg_.seats; ++s) {
-      if (s == viewer) continue;
-      for (Card& c : hands_[s]) out.push_back(&c);
-    }
-    for (Seat s = 0; s < cfg_.seats; ++s) {
-      if (reserved_[s] != kNoCard) out.push_back(&reserved_[s]);
-    }
-    for (Card& c : stock_) out.push_back(&c);
-    for (Card& c : hidden_discards_) {
-      if (!(discarded_by_[c] & me)) out.push_back(&c);
-    }
-    for (int i = 0; i < trick_count_; ++i) {
-      if ((i == 0 && open_) || trick_by_[i] == viewer) continue;
-      out.push_back(&trick_[i]);
-    }
+    hidden_slots(viewer, out, [&](Card c) { return !(discarded_by_[c] & me); });
   }
 
  protected:
@@ -706,6 +680,29 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
   }
 
  private:
+  // The slots hidden from `viewer`, in layout order: the other seats' hands, the reserved cards,
+  // the stock, the face-down discards for which `take_discard` holds, and the trick cards the
+  // viewer neither played nor saw led face up. hidden_from takes every face-down discard,
+  // unknown_to all but the viewer's own; one walk keeps their orders in step.
+  template <class TakeDiscard>
+  void hidden_slots(Seat viewer, std::vector<Card*>& out, TakeDiscard take_discard) {
+    for (Seat s = 0; s < cfg_.seats; ++s) {
+      if (s == viewer) continue;
+      for (Card& c : hands_[s]) out.push_back(&c);
+    }
+    for (Seat s = 0; s < cfg_.seats; ++s) {
+      if (reserved_[s] != kNoCard) out.push_back(&reserved_[s]);
+    }
+    for (Card& c : stock_) out.push_back(&c);
+    for (Card& c : hidden_discards_) {
+      if (take_discard(c)) out.push_back(&c);
+    }
+    for (int i = 0; i < trick_count_; ++i) {
+      if ((i == 0 && open_) || trick_by_[i] == viewer) continue;
+      out.push_back(&trick_[i]);
+    }
+  }
+
   static int tribes_of(const Config& c) { return c.seats + (c.dummy ? 1 : 0); }
   int tribes() const { return tribes_of(cfg_); }
   // The dummy's tribe number; equal to seats() so it never names a seat.
