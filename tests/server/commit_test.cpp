@@ -11,7 +11,22 @@
 namespace campfire::server::testing {
 namespace {
 
-class CommitTest : public RoomHarness {};
+class CommitTest : public RoomHarness {
+ protected:
+  // Seat 0 plays its first legal move whenever it may act, while the other seat's moves come
+  // from `cause`, until that cause has made three moves.
+  void play_until_three_moves_by(MoveCause cause) {
+    run_until([&] {
+      poll();
+      const json st = players_[0]->last_state();
+      if (st["status"] == "playing" && !st["legal"].empty()) {
+        room_->action(players_[0], nullptr, st["legal"][0], st["version"].get<long long>());
+      }
+      return moves(cause) >= 3;
+    });
+    poll();
+  }
+};
 
 TEST_F(CommitTest, APlayersActionIsJournaledCountedRepliedAndPublished) {
   open("pinocchio", 2, RoomSettings{});
@@ -127,15 +142,7 @@ TEST_F(CommitTest, ATurnTimersBotChoiceIsCountedAsTheTurnTimers) {
 TEST_F(CommitTest, AServerBotsMovesAreJournaledCountedAndPublished) {
   open("pinocchio", 2, RoomSettings{}, /*bots=*/1);
   // The player plays whenever it is their turn; the bot answers on its own.
-  run_until([&] {
-    poll();
-    const json st = players_[0]->last_state();
-    if (st["status"] == "playing" && !st["legal"].empty()) {
-      room_->action(players_[0], nullptr, st["legal"][0], st["version"].get<long long>());
-    }
-    return moves(MoveCause::kServerBot) >= 3;
-  });
-  poll();
+  play_until_three_moves_by(MoveCause::kServerBot);
   std::map<int, std::uint64_t> by_seat;
   for (const StoredAction& a : journal_.actions()) ++by_seat[a.seat];
   EXPECT_EQ(by_seat[1], moves(MoveCause::kServerBot));
@@ -158,15 +165,7 @@ TEST_F(CommitTest, ATakeoverBotsMovesAreJournaledCountedAndPublished) {
     const json st = players_[0]->last_state();
     return st["players"][1].is_object() && st["players"][1]["away"] == true;
   });
-  run_until([&] {
-    poll();
-    const json st = players_[0]->last_state();
-    if (st["status"] == "playing" && !st["legal"].empty()) {
-      room_->action(players_[0], nullptr, st["legal"][0], st["version"].get<long long>());
-    }
-    return moves(MoveCause::kTakeoverBot) >= 3;
-  });
-  poll();
+  play_until_three_moves_by(MoveCause::kTakeoverBot);
   std::map<int, std::uint64_t> by_seat;
   for (const StoredAction& a : journal_.actions()) ++by_seat[a.seat];
   EXPECT_EQ(by_seat[1], moves(MoveCause::kTakeoverBot));
