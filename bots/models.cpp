@@ -68,14 +68,7 @@ class PinocchioModel final : public GameModel {
   double weight(const State& sample, Seat) const override {
     if (!active_) return 1.0;
     // The claimant remembers the card it played; so does the sample.
-    // recall() returns a value: it is kept for the loop, which would otherwise walk a freed one.
-    Card card = kNoCard;
-    const json recalled = sample.recall(claimant_);
-    if (const auto played = recalled.find("played"); played != recalled.end()) {
-      for (const json& p : *played) {
-        if (p["pile"].get<std::size_t>() == at_) card = parse(p["card"]);
-      }
-    }
+    const Card card = pc::recalled_card(sample, claimant_, at_).value_or(kNoCard);
     if (card == kNoCard) return 1.0;
     if (card == claim_) return 1.0;
     const bool could_match = previous_ < 0 || pc::matches(static_cast<Card>(previous_), card);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -224,11 +225,20 @@ class PinocchioState final : public StateBase<PinocchioState> {
   json recall(Seat viewer) const override {
     json played = json::array();
     for (std::size_t i = 0; i < pile_.size(); ++i) {
-      const Claim& c = pile_[i];
-      if (c.revealed || c.by != viewer) continue;
-      played.push_back({{"pile", i}, {"card", item_code(c.card)}});
+      if (const auto card = played_by(viewer, i)) {
+        played.push_back({{"pile", i}, {"card", item_code(*card)}});
+      }
     }
     return {{"played", std::move(played)}};
+  }
+
+  // The card at place `at` of the pile when `viewer` played it and it is still face down: what
+  // recall() names at that place.
+  std::optional<Card> played_by(Seat viewer, std::size_t at) const {
+    if (at >= pile_.size()) return std::nullopt;
+    const Claim& c = pile_[at];
+    if (c.revealed || c.by != viewer) return std::nullopt;
+    return c.card;
   }
 
   // What a determinization re-deals: every stack card but the top the viewer is looking at, the
@@ -526,6 +536,12 @@ std::string item_words(Card c) {
 const Game& game() {
   static const PinocchioGame instance;
   return instance;
+}
+
+std::optional<Card> recalled_card(const State& state, Seat viewer, std::size_t at) {
+  const auto* typed = dynamic_cast<const PinocchioState*>(&state);
+  if (typed == nullptr) return std::nullopt;
+  return typed->played_by(viewer, at);
 }
 
 }  // namespace campfire::pinocchio

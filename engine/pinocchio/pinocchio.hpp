@@ -24,6 +24,8 @@
 // stacks or the box.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include "engine/core/game.hpp"
@@ -56,5 +58,10 @@ std::string item_words(Card c);
 enum Move : std::uint8_t { kChallenge = 1, kBelieve = 2, kAnnounce = 3 };
 
 const Game& game();
+
+// What `viewer` remembers of the pile, as recall() names it but without building JSON (bots read
+// it for every sampled deal): the card at place `at` (0 is the first card) when `viewer` played
+// it and it is still face down. Nothing otherwise, or when `state` is not a Pinocchio state.
+std::optional<Card> recalled_card(const State& state, Seat viewer, std::size_t at);
 
 }  // namespace campfire::pinocchio

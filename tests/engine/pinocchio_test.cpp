@@ -330,6 +330,30 @@ TEST(Pinocchio, PlayedCardsAreToldOnceAndPrivately) {
   EXPECT_EQ(view(m, 2)["pile"][0]["revealed"], "red-hat") << "a challenge shows it to all";
 }
 
+// What bots read of a seat's memory without JSON names the cards recall() names: the seat's own
+// face-down cards on the pile, until a challenge turns one over.
+TEST(Pinocchio, RecalledCardIsWhatRecallNames) {
+  Match m = start(3, {"red-hat", "blue-shoes"});
+  play(m, 0, say("yellow", "hat"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("blue", "hat"));
+  const State& s = m.state();
+  const json recalled = s.recall(0);
+  ASSERT_EQ(recalled["played"].size(), 1u);
+  const json& mine = recalled["played"].front();
+  EXPECT_EQ(mine["pile"], 0);
+  EXPECT_EQ(mine["card"], "red-hat");
+  EXPECT_EQ(recalled_card(s, 0, 0), game().parse_card("red-hat"));
+  EXPECT_EQ(recalled_card(s, 1, 1), game().parse_card("blue-shoes"));
+  EXPECT_FALSE(recalled_card(s, 1, 0).has_value()) << "seat 0 played that card";
+  EXPECT_FALSE(recalled_card(s, 0, 1).has_value()) << "seat 1 played that card";
+  EXPECT_FALSE(recalled_card(s, 0, 2).has_value()) << "the pile has two cards";
+  EXPECT_FALSE(recalled_card(s, kSpectator, 0).has_value());
+  play(m, 2, kChallengeMove);
+  EXPECT_FALSE(recalled_card(m.state(), 1, 1).has_value()) << "turned over for everyone";
+  EXPECT_EQ(recalled_card(m.state(), 0, 0), game().parse_card("red-hat"));
+}
+
 // Malformed announcements are refused with a clear message and change nothing.
 TEST(Pinocchio, MalformedActionsAreRefused) {
   Match m = start(3, {"red-hat"});
