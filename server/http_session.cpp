@@ -13,7 +13,9 @@
 #include <type_traits>
 #include <variant>
 
+#include "engine/core/registry.hpp"
 #include "protocol/protocol.hpp"
+#include "server/game_replay.hpp"
 #include "server/rules_docs.hpp"
 #include "server/websocket_session.hpp"
 
@@ -221,6 +223,96 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
   respond(json_error(req, http::status::not_found, "not found"));
 }
 
+// The value of `name` in a request target's query string, if it is there.
+std::optional<std::string_view> query_value(std::string_view target, std::string_view name) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name) {
+      return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    }
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+// A whole number in [0, max] from the query: `fallback` when it is absent, nothing when it is
+// anything else.
+std::optional<int> query_number(std::string_view target, std::string_view name, int fallback,
+                                int max) {
+  const auto raw = query_value(target, name);
+  if (!raw) return fallback;
+  if (raw->empty() || raw->size() > 9) return std::nullopt;
+  int v = 0;
+  for (const char ch : *raw) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    v = v * 10 + (ch - '0');
+  }
+  if (v > max) return std::nullopt;
+  return v;
+}
+
+StringResponse replay_error(const Request& req, http::status status, std::string_view code,
+                            std::string_view message) {
+  return json_response(req, status, {{"error", code}, {"message", message}});
+}
+
+constexpr int kMaxReplaySteps = 100;
+constexpr int kDefaultReplaySteps = 40;
+
+// GET /api/replays/CODE/steps?from=F&count=N: a finished game replayed for the replay viewer,
+// step by step with every seat's view and the step's events in words (see game_replay.hpp).
+// Only a finished game has steps, in test mode too: while it is played they would show every hand.
+void replay_steps(ServerContext& ctx, const Request& req, std::string_view raw_code,
+                  const Respond& respond) {
+  const std::string_view full(req.target().data(), req.target().size());
+  const auto from = query_number(full, "from", 0, 1 << 24);
+  const auto count = query_number(full, "count", kDefaultReplaySteps, kMaxReplaySteps);
+  if (!from || !count) {
+    return respond(replay_error(req, http::status::bad_request, "bad_request",
+                                "from and count are whole numbers, count at most " +
+                                    std::to_string(kMaxReplaySteps)));
+  }
+  const auto code = protocol::normalize_room_code(raw_code);
+  std::optional<StoredRoom> stored;
+  if (code) stored = ctx.journal->load(*code);
+  if (!stored) {
+    return respond(replay_error(req, http::status::not_found, "no_such_replay",
+                                "no finished game with that code is kept"));
+  }
+  if (!stored->finished()) {
+    return respond(replay_error(req, http::status::conflict, "still_playing",
+                                "the replay is ready when the game ends"));
+  }
+  std::vector<std::string> names(static_cast<std::size_t>(std::max(stored->seats, 0)));
+  for (const StoredSeat& s : stored->seat_list) {
+    if (s.seat >= 0 && s.seat < stored->seats) names[static_cast<std::size_t>(s.seat)] = s.name;
+  }
+  auto replay = GameReplay::open(Registry::builtin(), stored->match_json(), std::move(names));
+  if (!replay) {
+    spdlog::error("replay {}: cannot be replayed: {}", stored->code, replay.error().message);
+    return respond(replay_error(req, http::status::internal_server_error, "bad_replay",
+                                "this game cannot be replayed"));
+  }
+  json players = stored->replay_json()["players"];
+  respond(json_response(req, http::status::ok,
+                        {{"room", stored->code},
+                         {"game", stored->game},
+                         {"seats", stored->seats},
+                         {"options", stored->options},
+                         {"players", std::move(players)},
+                         {"status", stored->status},
+                         {"result", stored->result},
+                         {"total", replay->steps()},
+                         {"from", *from},
+                         {"steps", replay->steps_json(*from, *count)}}));
+}
+
 // Everything but the WebSocket upgrade.
 void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
   std::string target(req.target());
@@ -263,6 +355,16 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
     return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));
   }
 
+  constexpr std::string_view kReplays = "/api/replays/";
+  constexpr std::string_view kSteps = "/steps";
+  if (target.starts_with(kReplays) && target.ends_with(kSteps) &&
+      target.size() > kReplays.size() + kSteps.size()) {
+    return replay_steps(
+        ctx, req,
+        std::string_view(target).substr(kReplays.size(),
+                                        target.size() - kReplays.size() - kSteps.size()),
+        respond);
+  }
   if (target.rfind("/api/replays/", 0) == 0) {
     // A finished game as JSON: configuration, players, every action and the result. A game still
     // being played is not shown (its log would reveal hidden cards), except in test mode.

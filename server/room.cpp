@@ -12,6 +12,7 @@
 #include "protocol/json_text.hpp"
 #include "protocol/protocol.hpp"
 #include "server/bot_pool.hpp"
+#include "server/game_replay.hpp"
 
 namespace campfire::server {
 
@@ -27,6 +28,9 @@ std::int64_t now_ms() {
 std::string dump(const json& j) {
   return protocol::json_text(j);
 }
+
+// How many of the newest events `history` gives back.
+constexpr int kHistoryEvents = 50;
 
 }  // namespace
 
@@ -1140,6 +1144,29 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
     }
     if (!id.is_null()) reply(c, id, {{"type", "ok"}, {"version", version_}});
     out(c, make_frame(state_frame(seat ? *seat : -1)));
+  });
+}
+
+void Room::history(std::shared_ptr<Client> c, json id) {
+  on_strand([this, c = std::move(c), id = std::move(id)] {
+    const auto seat = seat_of(c.get());
+    if (!seat && !is_spectator(c.get())) {
+      return fail(c, id, "not_in_room", "you are not in room " + code_);
+    }
+    // The game is replayed from its log, so what comes back is exactly what this member was
+    // sent: a seat's own private events and everyone's public ones, a spectator's only those.
+    json events = json::array();
+    if (status_ != RoomStatus::kWaiting) {
+      std::vector<std::string> names;
+      for (const SeatInfo& s : seats_) names.push_back(s.taken ? s.name : "");
+      auto replay = GameReplay::open(Registry::builtin(), match_.save(), std::move(names));
+      if (replay) {
+        events = replay->recent_events(seat ? *seat : kSpectator, kHistoryEvents);
+      } else {
+        spdlog::error("room {}: history: {}", code_, replay.error().message);
+      }
+    }
+    reply(c, id, {{"type", "ok"}, {"version", version_}, {"events", std::move(events)}});
   });
 }
 

@@ -99,6 +99,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // `name` is the sender's display name (a spectator has no seat to take it from).
   void chat(std::shared_ptr<Client> c, json id, std::string text, std::string name);
   void sync(std::shared_ptr<Client> c, json id);
+  // The newest events of the game the member may read, for a page that reloaded (`history`).
+  void history(std::shared_ptr<Client> c, json id);
   void rename(std::shared_ptr<Client> c, std::string name);
   void disconnected(std::shared_ptr<Client> c);
   // Closes timers; the room answers every later request with `reason` and does nothing more.

@@ -259,7 +259,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     return room->spectate(shared_from_this(), r.id);
   }
   if (type == "leave" || type == "add_bot" || type == "start" || type == "action" ||
-      type == "chat" || type == "sync") {
+      type == "chat" || type == "sync" || type == "history") {
     auto room = member_room(r);
     if (!room) return;
     if (type == "leave") {
@@ -268,6 +268,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     }
     if (type == "start") return room->start(shared_from_this(), r.id);
     if (type == "sync") return room->sync(shared_from_this(), r.id);
+    if (type == "history") return room->history(shared_from_this(), r.id);
     if (type == "add_bot") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
       if (!seat) return error(r.id, seat.error().code, seat.error().message);

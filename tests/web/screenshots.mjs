@@ -1,5 +1,5 @@
 // Takes the README's pictures: every game's table at 1280x800 in the middle of a game against
-// bots (on one of our turns, so the prompt and the playable cards show).
+// bots (on one of our turns, so the prompt and the playable cards show), and the replay viewer.
 // Not a test: run it by hand after a visible change,
 //   node tests/web/screenshots.mjs            (writes docs/screenshots/*.png)
 import path from 'node:path';
@@ -69,6 +69,24 @@ try {
     console.log(`${g.id}: ${n} moves, ${await picture(page, g.id)}`);
     await player.context.close();
   }
+
+  // The replay viewer, halfway through a finished three-player Pinocchio game.
+  const player = await newPlayer(browser, server, 'Bella', SIZE);
+  const { page } = player;
+  const code = await reachTable(page, server.url, 'pinocchio', 3);
+  const deadline = Date.now() + 240000;
+  let n = 0;
+  while (await myTurn(page, deadline)) {
+    if (await move(page, n)) n++;
+  }
+  await page.waitForSelector('.result');
+  await page.goto(`${server.url}/#/replay/${code}`);
+  await page.waitForSelector('.replay-controls [data-key=next]');
+  const total = Number((await page.locator('.replay-count').textContent()).split('/')[1]);
+  for (let i = 0; i < Math.floor(total * 0.55); i++) await page.keyboard.press('ArrowRight');
+  await sleep(700);
+  console.log(`replay: step ${Math.floor(total * 0.55)} of ${total}, ${await picture(page, 'replay')}`);
+  await player.context.close();
 } finally {
   await browser.close();
   await server.stop();

@@ -5,6 +5,7 @@ import { Connection } from './conn.js';
 import { loadName, saveName, loadSeat, saveSeat, forgetSeat } from './store.js';
 import { fetchGames, renderLobby } from './lobby.js';
 import { TableView } from './table.js';
+import { ReplayView } from './replay.js';
 import { openRules } from './rules.js';
 
 const app = document.getElementById('app');
@@ -102,7 +103,14 @@ function currentCode() {
   return m ? m[1].toUpperCase() : null;
 }
 
+function replayCode() {
+  const m = /^#\/replay\/([A-Za-z0-9]{6})$/.exec(location.hash);
+  return m ? m[1].toUpperCase() : null;
+}
+
 async function route() {
+  const replay = replayCode();
+  if (replay) return showReplay(replay);  // over HTTP: no need to wait for the connection
   if (!conn.ready) return;
   const code = currentCode();
   if (!code) return showLobby();
@@ -163,6 +171,24 @@ async function showRules(id, options) {
     }
   }
   openRules(games.find((g) => g.id === id) || { id, name: gameName(id) }, options);
+}
+
+// A finished game, step by step (#/replay/CODE).
+async function showReplay(code) {
+  if (table instanceof ReplayView && table.code === code) return;
+  leaveScreen();
+  if (room && room.mode !== 'none') conn.request({ type: 'leave', room: room.code }).catch(() => {});
+  room = null;
+  if (!games.length) {
+    try {
+      games = await fetchGames();
+    } catch {
+      // names fall back to ids
+    }
+  }
+  if (replayCode() !== code) return;  // the player moved on meanwhile
+  table = new ReplayView(app, { code, gameName, onLeave: () => { location.hash = '#/'; }, onRules: showRules });
+  table.start();
 }
 
 function alertStatus(text) {

@@ -105,7 +105,8 @@ export class TableView {
 
   // On a phone the log and chat are a drawer over the table, closed unless the player opens it.
   toggleTalk(open = !this.side.classList.contains('open')) {
-    if (open !== this.side.classList.contains('open')) {
+    const was = this.side.classList.contains('open');
+    if (open !== was) {
       this.side.classList.add('sliding');
       clearTimeout(this.slideTimer);
       this.slideTimer = setTimeout(() => this.side.classList.remove('sliding'), SLIDE_MS);
@@ -114,6 +115,9 @@ export class TableView {
     if (open) {
       this.unread = 0;
       this.logList.scrollTop = this.logList.scrollHeight;
+      if (!was) (this.chatInput || this.side.querySelector('.talk-close'))?.focus();
+    } else if (was) {
+      this.head.querySelector('.talk-toggle')?.focus();
     }
     this.renderTalkButton();
   }
@@ -129,8 +133,10 @@ export class TableView {
 
   update(state) {
     const wasStatus = this.state?.status;
-    if (!this.state) this.addLog(state.seat === null ? 'You are watching.' : `You are at the table, seat ${state.seat + 1}.`, 'event');
+    const first = !this.state;
+    if (first) this.addLog(state.seat === null ? 'You are watching.' : `You are at the table, seat ${state.seat + 1}.`, 'event');
     this.state = state;
+    if (first && state.status !== 'waiting') this.loadHistory();
     if (state.status !== 'over') this.result = null;
     if (state.status === 'over') this.result = state.result || state.view?.result || this.result;
     if (wasStatus === 'waiting' && state.status === 'playing') this.memory = {};
@@ -148,12 +154,31 @@ export class TableView {
     const e = ev.event || {};
     const mod = this.state ? gameTable(this.state.game) : null;
     const flashMs = mod?.remember?.(e, this.memory, this.state) || 0;
-    this.addLog(e.text || e.type, 'event');
+    this.addLog(e.text || e.type, 'event', ev.version);
     if (flashMs > 0) {
       this.render();
       clearTimeout(this.flashTimer);
       this.flashTimer = setTimeout(() => this.render(), flashMs + 50);
     }
+  }
+
+  // After a reload or a rejoin: what happened before, as the server remembers it for this seat.
+  async loadHistory() {
+    let reply;
+    try {
+      reply = await this.conn.request({ type: 'history', room: this.room });
+    } catch {
+      return;  // an older server, or the connection dropped: the log starts from now
+    }
+    const events = reply.events || [];
+    if (!events.length || !this.logList.isConnected) return;
+    // Events that arrived while the question was on its way are in the answer too.
+    for (const li of this.logList.querySelectorAll('li.event[data-version]')) {
+      if (Number(li.dataset.version) <= reply.version) li.remove();
+    }
+    const items = events.map((e) => h('li.event.earlier', null, capitalise(e.text || e.type)));
+    this.logList.prepend(...items);
+    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   chat(msg) {
@@ -175,8 +200,8 @@ export class TableView {
     this.render();
   }
 
-  addLog(text, kind) {
-    this.pushLog(h(`li.${kind}`, null, capitalise(text)));
+  addLog(text, kind, version) {
+    this.pushLog(h(`li.${kind}`, { dataset: version === undefined ? {} : { version: String(version) } }, capitalise(text)));
   }
 
   pushLog(li) {
@@ -321,7 +346,7 @@ export class TableView {
   renderHead() {
     const s = this.state;
     clear(this.head);
-    const copy = h('button.secondary.small', {
+    const copy = h('button.secondary.small.copy-link', {
       type: 'button',
       onclick: async () => {
         try {
@@ -560,6 +585,7 @@ export class TableView {
       h('tbody', null, rows)),
     h('div.menu-row', null,
       h('button.primary', { type: 'button', dataset: { key: 'again' }, onclick: () => this.onPlayAgain(s) }, 'Play again'),
+      h('a.button.secondary', { href: `#/replay/${s.room}`, dataset: { key: 'replay' } }, 'Watch the replay'),
       h('button.secondary', { type: 'button', onclick: () => this.onLeave() }, 'Back to the lobby'),
       h('button.secondary', {
         type: 'button',
