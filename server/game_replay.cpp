@@ -28,7 +28,14 @@ std::string with_names(const std::string& text, const std::vector<std::string>& 
 }
 
 Expected<GameReplay> GameReplay::open(const Registry& registry, const json& saved,
-                                      std::vector<std::string> names) {
+                                      const std::vector<std::string>& names) {
+  NameHistory history;
+  for (const std::string& name : names) history.push_back({NameFrom{0, name}});
+  return open(registry, saved, std::move(history));
+}
+
+Expected<GameReplay> GameReplay::open(const Registry& registry, const json& saved,
+                                      NameHistory names) {
   // Restoring checks the whole log once; the replay then starts again from the deal.
   auto whole = Match::restore(registry, saved);
   if (!whole) return whole.error();
@@ -40,10 +47,21 @@ Expected<GameReplay> GameReplay::open(const Registry& registry, const json& save
   return GameReplay(*start, whole->log(), std::move(names));
 }
 
-json GameReplay::event_json(const Event& e, bool with_audience) const {
+std::vector<std::string> GameReplay::names_at(std::size_t move) const {
+  std::vector<std::string> out(names_.size());
+  for (std::size_t s = 0; s < names_.size(); ++s) {
+    for (const NameFrom& n : names_[s]) {
+      if (n.from_move <= move) out[s] = n.name;
+    }
+  }
+  return out;
+}
+
+json GameReplay::event_json(const Event& e, bool with_audience,
+                            const std::vector<std::string>& names) const {
   json body = e.body;
   if (auto t = body.find("text"); t != body.end() && t->is_string()) {
-    *t = with_names(t->get<std::string>(), names_);
+    *t = with_names(t->get<std::string>(), names);
   }
   if (with_audience) {
     json to = nullptr;
@@ -73,7 +91,8 @@ json GameReplay::steps_json(int from, int count) const {
       const LoggedAction& a = log_[static_cast<std::size_t>(k - 1)];
       Events ev;
       m.apply(a.seat, a.action, ev);
-      for (const Event& e : ev.list()) events.push_back(event_json(e, true));
+      const auto names = names_at(static_cast<std::size_t>(k - 1));
+      for (const Event& e : ev.list()) events.push_back(event_json(e, true, names));
       if (a.seat >= 0) seat = a.seat;
     }
     const State& st = m.state();
@@ -95,12 +114,15 @@ json GameReplay::recent_events(Seat viewer, int max) const {
   std::deque<json> kept;
   if (max <= 0) return json::array();
   Match m = start_;
-  for (const LoggedAction& a : log_) {
+  for (std::size_t move = 0; move < log_.size(); ++move) {
+    const LoggedAction& a = log_[move];
     Events ev;
     m.apply(a.seat, a.action, ev);
+    std::vector<std::string> names;
     for (const Event& e : ev.list()) {
       if (!(viewer >= 0 ? e.to.includes(viewer) : e.to.everyone)) continue;
-      kept.push_back(event_json(e, false));
+      if (names.empty()) names = names_at(move);
+      kept.push_back(event_json(e, false, names));
       if (kept.size() > static_cast<std::size_t>(max)) kept.pop_front();
     }
   }

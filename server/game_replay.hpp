@@ -17,12 +17,24 @@ namespace campfire {
 
 using json = nlohmann::json;
 
+// A name a seat went by from one move of the log on (0: from the deal).
+struct NameFrom {
+  std::size_t from_move = 0;
+  std::string name;
+};
+// Every seat's names, oldest first: a seat renamed during the game keeps its old name for the
+// moves it made before.
+using NameHistory = std::vector<std::vector<NameFrom>>;
+
 class GameReplay {
  public:
   // `saved` is a match as Match::save() writes it (game, seats, options, seed, deckOrder, log);
-  // `names` are the display names by seat, put in place of {seat:N} in every text.
+  // `names` are the display names by seat, put in place of {seat:N} in every text: the names
+  // each seat had when the step's move was made.
+  static Expected<GameReplay> open(const Registry& registry, const json& saved, NameHistory names);
+  // The same with one name per seat for the whole game.
   static Expected<GameReplay> open(const Registry& registry, const json& saved,
-                                   std::vector<std::string> names);
+                                   const std::vector<std::string>& names);
 
   // How many steps there are: the deal and one per logged action.
   int steps() const { return static_cast<int>(log_.size()) + 1; }
@@ -38,14 +50,16 @@ class GameReplay {
   json recent_events(Seat viewer, int max) const;
 
  private:
-  GameReplay(const Match& start, std::vector<LoggedAction> log, std::vector<std::string> names)
+  GameReplay(const Match& start, std::vector<LoggedAction> log, NameHistory names)
       : start_(start), log_(std::move(log)), names_(std::move(names)) {}
 
-  json event_json(const Event& e, bool with_audience) const;
+  // Every seat's name when move `move` of the log was made.
+  std::vector<std::string> names_at(std::size_t move) const;
+  json event_json(const Event& e, bool with_audience, const std::vector<std::string>& names) const;
 
   Match start_;  // the game as dealt, before any action
   std::vector<LoggedAction> log_;
-  std::vector<std::string> names_;
+  NameHistory names_;
 };
 
 // `text` with every {seat:N} replaced by names[N] ("seat N+1" where no name is known).

@@ -289,9 +289,13 @@ void replay_steps(ServerContext& ctx, const Request& req, std::string_view raw_c
     return respond(replay_error(req, http::status::conflict, "still_playing",
                                 "the replay is ready when the game ends"));
   }
-  std::vector<std::string> names(static_cast<std::size_t>(std::max(stored->seats, 0)));
+  // Each step's texts name the seats as they were called when its move was made.
+  NameHistory names(static_cast<std::size_t>(std::max(stored->seats, 0)));
   for (const StoredSeat& s : stored->seat_list) {
-    if (s.seat >= 0 && s.seat < stored->seats) names[static_cast<std::size_t>(s.seat)] = s.name;
+    if (s.seat < 0 || s.seat >= stored->seats) continue;
+    auto& history = names[static_cast<std::size_t>(s.seat)];
+    for (const SeatName& n : s.names) history.push_back({n.from_move, n.name});
+    if (history.empty()) history.push_back({0, s.name});
   }
   auto replay = GameReplay::open(Registry::builtin(), stored->match_json(), std::move(names));
   if (!replay) {

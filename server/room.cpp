@@ -1157,8 +1157,14 @@ void Room::history(std::shared_ptr<Client> c, json id) {
     // sent: a seat's own private events and everyone's public ones, a spectator's only those.
     json events = json::array();
     if (status_ != RoomStatus::kWaiting) {
-      std::vector<std::string> names;
-      for (const SeatInfo& s : seats_) names.push_back(s.taken ? s.name : "");
+      // Each event names the seats as they were called when it was sent.
+      NameHistory names;
+      for (const SeatInfo& s : seats_) {
+        auto& history = names.emplace_back();
+        if (!s.taken) continue;
+        for (const SeatName& n : s.names) history.push_back({n.from_move, n.name});
+        if (history.empty()) history.push_back({0, s.name});
+      }
       auto replay = GameReplay::open(Registry::builtin(), match_.save(), std::move(names));
       if (replay) {
         events = replay->recent_events(seat ? *seat : kSpectator, kHistoryEvents);

@@ -141,16 +141,57 @@ TEST(GameReplay, NamesTakeThePlaceOfSeats) {
   EXPECT_EQ(with_names("{seat:7} and {seat:x", {"Ann"}), "{seat:7} and {seat:x");
 }
 
+// A seat renamed during the game keeps its old name in the steps before the rename: each step
+// reads as it did when it was played.
+TEST(GameReplay, EachStepNamesTheSeatsAsTheyWereThen) {
+  const Game& g = *Registry::builtin().find("pinocchio");
+  const Played p = play_out(g, 3, 11, 40);
+  ASSERT_GT(p.events.size(), 12u);
+  // Seat 0 was Ann until move 6 (the 7th action), then Annie.
+  const NameHistory history = {{{0, "Ann"}, {6, "Annie"}}, {{0, "Bob"}}, {{0, "Cleo"}}};
+  auto replay = GameReplay::open(Registry::builtin(), p.saved, history);
+  ASSERT_TRUE(replay.ok()) << replay.error().message;
+  const json steps = replay->steps_json(0, replay->steps());
+  const std::vector<std::string> before = {"Ann", "Bob", "Cleo"};
+  const std::vector<std::string> after = {"Annie", "Bob", "Cleo"};
+  bool old_name_seen = false;
+  bool new_name_seen = false;
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    const auto& then = k - 1 < 6 ? before : after;
+    for (std::size_t i = 0; i < p.events[k].size(); ++i) {
+      const std::string raw = p.events[k][i].body["text"];
+      const std::string text = steps[k]["events"][i]["text"];
+      EXPECT_EQ(text, with_names(raw, then)) << "step " << k;
+      if (raw.find("{seat:0}") != std::string::npos) {
+        (k - 1 < 6 ? old_name_seen : new_name_seen) = true;
+      }
+    }
+  }
+  EXPECT_TRUE(old_name_seen);
+  EXPECT_TRUE(new_name_seen);
+  // The recent events a reloaded page gets back read the same way.
+  const json recent = replay->recent_events(kSpectator, 1000);
+  std::vector<std::string> expected;
+  for (std::size_t k = 1; k < p.events.size(); ++k) {
+    for (const Event& e : p.events[k]) {
+      if (e.to.everyone) expected.push_back(with_names(e.body["text"], k - 1 < 6 ? before : after));
+    }
+  }
+  ASSERT_EQ(recent.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(recent[i]["text"], expected[i]);
+}
+
 TEST(GameReplay, BadInputGetsAClearErrorOrNothing) {
   auto bad = GameReplay::open(Registry::builtin(),
-                              json{{"game", "chess"}, {"seats", 2}, {"seed", "1"}}, {});
+                              json{{"game", "chess"}, {"seats", 2}, {"seed", "1"}}, NameHistory{});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().code, "bad_save");
   json saved = play_out(*Registry::builtin().find("pinocchio"), 2, 3, 6).saved;
   saved["log"][2]["action"] = json{{"move", "announce"}, {"colour", "green"}, {"clothing", "hat"}};
-  EXPECT_FALSE(GameReplay::open(Registry::builtin(), saved, {}).ok());
-  auto replay = GameReplay::open(
-      Registry::builtin(), play_out(*Registry::builtin().find("pinocchio"), 2, 3, 6).saved, {});
+  EXPECT_FALSE(GameReplay::open(Registry::builtin(), saved, NameHistory{}).ok());
+  auto replay = GameReplay::open(Registry::builtin(),
+                                 play_out(*Registry::builtin().find("pinocchio"), 2, 3, 6).saved,
+                                 NameHistory{});
   ASSERT_TRUE(replay.ok());
   EXPECT_TRUE(replay->steps_json(-1, 5).empty());
   EXPECT_TRUE(replay->steps_json(replay->steps(), 5).empty());
