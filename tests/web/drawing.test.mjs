@@ -471,6 +471,100 @@ test('fib-fibonacci on a phone: the first card of every run shows its rank and s
   await page.setViewportSize(DESKTOP);
 });
 
+// A crowded Fib-Fibonacci table: `cols` jokers with a run of `len` cards on each side, the first
+// column's sides restarted by the deck's two sixes (`restarts`, 0 to 2), and `floating` runs whose
+// base went back into the draw pile (each alone in its column, on side A or B in turn).
+function crowded({ cols, len = 4, restarts = 0, floating = 0 }) {
+  const suits = ['S', 'H', 'D', 'C'];
+  const runs = [];
+  const bases = [];
+  const columns = [];
+  const addRun = (base, opening, k, n) => {
+    const values = [2, 3, 5, 8].slice(0, n);
+    const cards = values.map((v) => `${v}${suits[k % 4]}`);
+    const closed = values.at(-1) >= 7;
+    runs.push({ base, opening, cards, values, closed, cappedBy: null, ...(closed ? {} : { next: values.at(-1) + (values.at(-2) ?? 0) }) });
+    return runs.length - 1;
+  };
+  for (let c = 0; c < cols; c++) {
+    bases.push({ card: c % 2 ? 'X2' : 'X1', role: 'joker', caps: null });
+    columns.push({ base: c, A: [addRun(c, 'A', c, len)], B: [addRun(c, 'B', c + 1, len)] });
+  }
+  for (let r = 0; r < restarts; r++) {
+    const side = r ? 'B' : 'A';
+    const capped = columns[0][side].at(-1);
+    runs[capped] = { ...runs[capped], closed: true, cappedBy: bases.length };
+    bases.push({ card: r ? '6D' : '6C', role: 'restart', caps: capped });
+    columns[0][side].push(addRun(bases.length - 1, side, r + 2, len));
+  }
+  for (let f = 0; f < floating; f++) {
+    const side = f % 2 ? 'B' : 'A';
+    const run = addRun(null, side, f + 1, 2);
+    columns.push({ base: null, A: side === 'A' ? [run] : [], B: side === 'B' ? [run] : [] });
+  }
+  const view = { ...FF_VIEW, turn: 40, drawPile: 6, handCounts: [5, 4], sideArea: ['7C', '7D'], hand: ['4C', '2C', '5D', '7H', '8H'], lastPlay: null, bases, runs, columns };
+  const legal = [];
+  runs.forEach((r, run) => r.cards.forEach((_, position) => legal.push({ move: 'four', card: '4C', run, position })));
+  runs.forEach((r, run) => { if (!r.closed) legal.push({ move: 'run', card: '8H', run }); });
+  legal.push({ move: 'draw' });
+  const labels = legal.map((a) => (a.move === 'four' ? `swap 4C for card ${a.position + 1} of run ${a.run + 1}` : a.move === 'run' ? `play 8H on run ${a.run + 1}` : 'draw a card'));
+  return state('fib-fibonacci', view, { legal, labels, players: PLAYERS.slice(0, 2) });
+}
+
+// Whether any two of the elements overlap on screen (by more than half a pixel).
+function overlaps(selector) {
+  const boxes = [...document.querySelectorAll(selector)].map((el) => ({ el, r: el.getBoundingClientRect() }));
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].r;
+      const b = boxes[j].r;
+      if (boxes[i].el.contains(boxes[j].el) || boxes[j].el.contains(boxes[i].el)) continue;
+      if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+        out.push(`${boxes[i].el.textContent.slice(0, 20)} / ${boxes[j].el.textContent.slice(0, 20)}`);
+      }
+    }
+  }
+  return out;
+}
+
+// How high the rank of the smallest run card is drawn, in pixels on the screen.
+function smallestRank() {
+  const heights = [...document.querySelectorAll('.fib-center .run-card .card .corner.tl .rank')]
+    .map((el) => el.getBoundingClientRect().height);
+  return Math.min(...heights);
+}
+
+for (const size of [{ width: 1280, height: 800, fit: 0.9 }, { width: 1366, height: 768, fit: 0.8 }]) {
+  test(`fib-fibonacci at ${size.width}x${size.height}: six columns with a restarted side are drawn large enough to read, nothing overlapping`, async () => {
+    const { page } = player;
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.fresh());
+    await draw(crowded({ cols: 4, restarts: 1, floating: 2 }));
+    assert.deepEqual(await page.evaluate(ffHidden), [], `at ${size.width}x${size.height}`);
+    assert.deepEqual(await page.evaluate(overlaps, '.fib-center .run, .fib-center .base, .fib-column, .fib-side .pile'), [], 'nothing overlaps');
+    const width = await page.locator('.fib-center .run-card .card').first().evaluate((el) => el.getBoundingClientRect().width);
+    assert.ok(width >= 50 * size.fit - 0.5, `a run card is ${width.toFixed(1)}px wide`);
+    await screenshot(page, `fib-six-columns-${size.width}x${size.height}.png`);
+    await page.setViewportSize(DESKTOP);
+  });
+}
+
+test('fib-fibonacci: a floating run shows the side it is on, and no empty side beside it', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.fresh());
+  await draw(crowded({ cols: 1, floating: 2 }));
+  const heads = await page.locator('.fib-column').evaluateAll((cols) => cols.map((col) => [...col.querySelectorAll('.opening-name')].map((name) => {
+    const r = name.getBoundingClientRect();
+    return { text: name.textContent, shown: r.width > 0 && r.height > 0, runs: name.parentElement.querySelectorAll('.run').length };
+  })));
+  assert.deepEqual(heads.map((col) => col.map((h) => h.text)), [['side A', 'side B'], ['side A'], ['side B']]);
+  for (const h of heads.flat()) assert.ok(h.shown && h.runs > 0, `"${h.text}" heads ${h.runs} runs`);
+  await screenshot(page, 'fib-floating-1280x800.png');
+  await page.setViewportSize(DESKTOP);
+});
+
 test('fib-fibonacci: a card that lands while the window turns into a phone is on the table at once', async () => {
   const { page } = player;
   await page.setViewportSize({ width: 1280, height: 800 });

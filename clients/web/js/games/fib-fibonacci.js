@@ -66,9 +66,11 @@ export function runNeeds(r) {
 
 // One opening of a column: its run, and after every restart 6 the run that 6 opened. A side
 // restarted once or twice is a chain, laid left to right where the screen is wide enough: stacked
-// downwards it would grow taller than a desktop screen.
+// downwards it would grow taller than a desktop screen. A side with no run is not drawn.
 function opening(ctx, ids, side) {
-  const chain = (ids || []).length > 1;
+  // A floating run keeps its side; the other side of its column has nothing, and shows nothing.
+  if (!(ids || []).length) return null;
+  const chain = ids.length > 1;
   const col = h(`div.run-col${chain ? '.chain' : ''}`, { role: 'group', 'aria-label': `side ${side}` }, h('div.opening-name', null, `side ${side}`));
   for (const id of ids || []) {
     const r = ctx.view.runs?.[id];
@@ -96,11 +98,12 @@ export default {
     const v = ctx.view;
     const cols = h('div.fib-columns');
     for (const col of v.columns || []) {
-      const baseEl = col.base === null
-        ? h('div.base', null, h('div.card.slot-empty', { 'aria-label': 'floating runs: their base went back into the draw pile' }))
-        : baseCard(ctx, col.base, 'base', false);
-      cols.append(h('div.fib-column', null,
-        h('div.base-line', null, baseEl, h('span.pile-label', null, col.base === null ? 'floating' : 'base')),
+      // Floating runs lost their base to a refill: their column says so in words, with no card.
+      const baseLine = col.base === null
+        ? h('div.base-line.floating', { title: 'floating runs: their base went back into the draw pile' }, h('span.pile-label', null, 'floating'))
+        : h('div.base-line', null, baseCard(ctx, col.base, 'base', false), h('span.pile-label', null, 'base'));
+      cols.append(h(`div.fib-column${col.base === null ? '.floating' : ''}`, null,
+        baseLine,
         h('div.openings', null, opening(ctx, col.A, 'A'), opening(ctx, col.B, 'B'))));
     }
     if (!v.columns || v.columns.length === 0) cols.append(h('p.muted', null, 'The table is empty: only a joker can be played, as the first base.'));
