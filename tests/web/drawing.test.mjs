@@ -535,6 +535,59 @@ function smallestRank() {
   return Math.min(...heights);
 }
 
+test('fib-fibonacci on a phone: both sixes restarting runs and two floating runs fit without the middle scrolling', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.fresh());
+  await draw(crowded({ cols: 2, restarts: 2, floating: 2 }));
+  assert.equal(await page.locator('.run-card').count(), 28);
+  assert.deepEqual(await page.evaluate(ffHidden), [], 'at 390x844');
+  assert.deepEqual(await page.evaluate(overlaps, '.fib-center .run, .fib-center .base, .fib-side .pile'), [], 'nothing overlaps');
+  const rank = await page.evaluate(smallestRank);
+  assert.ok(rank >= 7.5, `a run card's rank is ${rank.toFixed(1)}px high`);
+  await screenshot(page, 'fib-crowded-390x844.png');
+  await page.setViewportSize(DESKTOP);
+});
+
+test('naked-gibbon on a phone: four gibbons, a long fire, the deck and the discard fit without the middle scrolling', async () => {
+  const { page } = player;
+  const players = [...LONG, { seat: 3, name: 'Dominique', connected: true, bot: true, away: false }];
+  const view = {
+    ...NG_VIEW, seatOrder: [0, 1, 2, 3], handCounts: [5, 3, 3, 3], doubtable: [3], fire: fire(7),
+    table: [[null, '4C', null], [null, 'QH', null], ['7D', null, null], ['2S', '9D', 'KC']],
+    burned: [[true, false, false], [false, false, false], [false, false, false], [true, true, false]], burnmarks: [1, 0, 0, 2],
+    out: [false, false, false, false], losses: [0, 0, 0, 0], hand: ['9S', 'AH', 'X1', '5C', '7C'],
+  };
+  const legal = [{ move: 'hands-up', card: '9S' }, { move: 'side-flip', card: 'AH' }, { move: 'random' }, { move: 'doubt', target: 3 }];
+  for (const size of [{ width: 390, height: 844 }, { width: 360, height: 780 }]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.fresh());
+    await draw(state('naked-gibbon', view, { players, legal, labels: ['hands up: Nine of Spades', 'side flip: Ace of Hearts', 'panic jump', 'doubt Dominique'] }));
+    const seen = await page.evaluate(() => {
+      const top = document.querySelector('.table-top');
+      const box = top.getBoundingClientRect();
+      const out = [];
+      if (top.scrollHeight > top.clientHeight + 1 || top.scrollWidth > top.clientWidth + 1) out.push(`the middle scrolls (${top.scrollWidth}x${top.scrollHeight} in ${top.clientWidth}x${top.clientHeight})`);
+      for (const el of top.querySelectorAll('.card, button, .fire-number, .seat-name, .body-label, .pile-label')) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height) continue;
+        const what = el.getAttribute('aria-label') || el.textContent;
+        if (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5 || r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${what} is outside the table`);
+        const hit = document.elementFromPoint(r.left + r.width * 0.3, r.top + r.height * 0.3);
+        if (!hit || !(hit === el || el.contains(hit) || hit.closest('.card') === el.closest('.card'))) out.push(`${what} is covered`);
+      }
+      return out;
+    });
+    assert.deepEqual(seen, [], `at ${size.width}x${size.height}`);
+    // The deck a panic jump draws from is drawn at a size a finger can tap.
+    const deck = await page.locator('button.deck').boundingBox();
+    assert.ok(deck.width >= 38 && deck.height >= 53, `the deck is ${deck.width}x${deck.height}`);
+    assert.deepEqual(await page.evaluate(overlaps, '.opponents .seat, .fire-row .jump, .fire-row .pile, .fire-number'), [], 'nothing overlaps');
+    await screenshot(page, `naked-gibbon-four-${size.width}x${size.height}.png`);
+  }
+  await page.setViewportSize(DESKTOP);
+});
+
 for (const size of [{ width: 1280, height: 800, fit: 0.9 }, { width: 1366, height: 768, fit: 0.8 }]) {
   test(`fib-fibonacci at ${size.width}x${size.height}: six columns with a restarted side are drawn large enough to read, nothing overlapping`, async () => {
     const { page } = player;

@@ -324,13 +324,15 @@ export class TableView {
   // The table uses the room it has: the other seats and the middle of the table are drawn as
   // large as they fit without scrolling (up to half as large again), so a wide or tall screen
   // shows big cards rather than empty felt, and a crowded table (many runs, a long fire) is drawn
-  // smaller rather than scrolled. On a phone the cards are small already: there the middle
-  // scrolls instead. Each drawing and each change of size fits again.
+  // smaller rather than scrolled. On a phone the cards are small already: there the middle is
+  // drawn at most a fifth smaller (the corners of the cards stay readable), and a table still too
+  // crowded for that scrolls, while the status line, the hand and the moves stay docked on
+  // screen. Each drawing and each change of size fits again.
   fitTable() {
     const top = this.board.querySelector('.table-top');
     if (!top) return;
     const fits = () => top.scrollHeight <= top.clientHeight + 1 && top.scrollWidth <= top.clientWidth + 1;
-    const steps = window.innerWidth <= PHONE_WIDTH ? FIT_STEPS.filter((s) => s >= 1) : FIT_STEPS;
+    const steps = window.innerWidth <= PHONE_WIDTH ? FIT_STEPS.filter((s) => s >= PHONE_SMALLEST) : FIT_STEPS;
     let chosen = steps[steps.length - 1];
     for (const step of steps) {
       top.style.setProperty('--fit', String(step));
@@ -601,10 +603,12 @@ export class TableView {
   }
 }
 
-// How large the middle of the table may be drawn, largest first, and the widest window drawn as
-// a phone (the width of the phone layout in table.css).
+// How large the middle of the table may be drawn, largest first, the widest window drawn as
+// a phone (the width of the phone layout in table.css), and the smallest a phone draws it (its
+// cards are small already: a run card's rank is then about 8px high).
 const FIT_STEPS = [1.5, 1.4, 1.3, 1.2, 1.1, 1, 0.9, 0.8, 0.7];
 const PHONE_WIDTH = 480;
+const PHONE_SMALLEST = 0.8;
 
 // The widest window where table talk is a drawer (table.css), and how long the drawer may take
 // to slide (0.2s there), with a margin.
