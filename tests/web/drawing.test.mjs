@@ -588,6 +588,29 @@ test('naked-gibbon on a phone: four gibbons, a long fire, the deck and the disca
   await page.setViewportSize(DESKTOP);
 });
 
+test('fib-fibonacci on a phone: a table too crowded to fit stays where the player scrolled it, with the hand and the moves on screen', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.fresh());
+  const crowd = crowded({ cols: 5, restarts: 2, floating: 2 });
+  await draw(crowd);
+  const top = page.locator('.table-top');
+  const room = await top.evaluate((t) => t.scrollHeight - t.clientHeight);
+  assert.ok(room > 0, 'this table is too crowded for a phone');
+  // The player scrolls down to the floating runs; the other seat moves and the table is redrawn.
+  await top.evaluate((t) => { t.scrollTop = t.scrollHeight; });
+  const before = await top.evaluate((t) => t.scrollTop);
+  await draw({ ...crowd, version: crowd.version + 1, toAct: [1] });
+  await draw({ ...crowd, version: crowd.version + 2 });
+  assert.equal(await top.evaluate((t) => t.scrollTop), before, 'the middle is where the player left it');
+  const off = await page.evaluate(() => [...document.querySelectorAll('.turn-line, .my-area .hand .card, .action-bar button')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top < 0 || r.bottom > window.innerHeight || r.left < 0 || r.right > window.innerWidth;
+  }).map((el) => el.getAttribute('aria-label') || el.textContent));
+  assert.deepEqual(off, [], 'the status line, the hand and the moves are on screen');
+  await page.setViewportSize(DESKTOP);
+});
+
 for (const size of [{ width: 1280, height: 800, fit: 0.9 }, { width: 1366, height: 768, fit: 0.8 }]) {
   test(`fib-fibonacci at ${size.width}x${size.height}: six columns with a restarted side are drawn large enough to read, nothing overlapping`, async () => {
     const { page } = player;

@@ -289,6 +289,10 @@ export class TableView {
     this.binder.onMenu = () => this.renderBarOnly();
     this.renderHead();
     this.motion.measure(this.board);
+    // Where the player scrolled the middle of the table to (a crowded table on a phone): a redraw
+    // keeps it there rather than throwing them back to the top at every move.
+    const oldTop = this.board.querySelector('.table-top');
+    const scrolled = oldTop ? { x: oldTop.scrollLeft, y: oldTop.scrollTop } : null;
     clear(this.board);
     this.board.dataset.version = String(s.version);
     this.board.dataset.status = this.isClosed ? 'closed' : s.status;
@@ -309,6 +313,11 @@ export class TableView {
     }
     this.renderStatus();
     this.fitTable();
+    const top = this.board.querySelector('.table-top');
+    if (top && scrolled) {
+      top.scrollLeft = scrolled.x;
+      top.scrollTop = scrolled.y;
+    }
     this.motion.play(this.board);
     this.updateCountdown();
     if (focusKey && !this.binder.menu) {
