@@ -597,12 +597,27 @@ test('fib-fibonacci on a phone: a table too crowded to fit stays where the playe
   const top = page.locator('.table-top');
   const room = await top.evaluate((t) => t.scrollHeight - t.clientHeight);
   assert.ok(room > 0, 'this table is too crowded for a phone');
+  // Its lower edge says there is more below: words on screen, at the bottom of the middle.
+  const hint = () => page.evaluate(() => {
+    const t = document.querySelector('.table-top').getBoundingClientRect();
+    const words = document.querySelector('.table-top .more-hint > span');
+    const r = words.getBoundingClientRect();
+    return { shown: getComputedStyle(words).visibility === 'visible' && r.height > 0, text: words.textContent,
+      atBottom: Math.abs(r.bottom - t.bottom) <= 1 && r.left >= t.left - 0.5 && r.right <= t.right + 0.5 };
+  });
+  let h = await hint();
+  assert.ok(h.shown && h.atBottom, `"more below" shows at the middle's lower edge: ${JSON.stringify(h)}`);
+  assert.match(h.text, /more below/);
+  await screenshot(page, 'fib-too-crowded-390x844.png');
   // The player scrolls down to the floating runs; the other seat moves and the table is redrawn.
   await top.evaluate((t) => { t.scrollTop = t.scrollHeight; });
   const before = await top.evaluate((t) => t.scrollTop);
   await draw({ ...crowd, version: crowd.version + 1, toAct: [1] });
   await draw({ ...crowd, version: crowd.version + 2 });
   assert.equal(await top.evaluate((t) => t.scrollTop), before, 'the middle is where the player left it');
+  h = await hint();
+  assert.ok(!h.shown, 'at the end of the middle nothing says there is more');
+  await screenshot(page, 'fib-too-crowded-390x844-scrolled.png');
   const off = await page.evaluate(() => [...document.querySelectorAll('.turn-line, .my-area .hand .card, .action-bar button')].filter((el) => {
     const r = el.getBoundingClientRect();
     return r.top < 0 || r.bottom > window.innerHeight || r.left < 0 || r.right > window.innerWidth;

@@ -318,6 +318,7 @@ export class TableView {
       top.scrollLeft = scrolled.x;
       top.scrollTop = scrolled.y;
     }
+    this.showMore();
     this.motion.play(this.board);
     this.updateCountdown();
     if (focusKey && !this.binder.menu) {
@@ -352,6 +353,13 @@ export class TableView {
     }
     top.style.setProperty('--fit', String(chosen));
     this.board.dataset.fit = String(chosen);
+    this.showMore();
+  }
+
+  // A middle that still scrolls says so at its lower edge while there is more of it below.
+  showMore() {
+    const top = this.board.querySelector('.table-top');
+    if (top) top.classList.toggle('more-below', top.scrollTop + top.clientHeight < top.scrollHeight - 2);
   }
 
   renderHead() {
@@ -483,7 +491,9 @@ export class TableView {
     const mine = h('div.my-area');
     if (s.seat !== null) mine.append(...[this.seatBox(s.seat, mod.seatInfo(ctx, s.seat)), mod.hand(ctx)].filter(Boolean));
     else mine.append(h('p.watching', null, 'You are watching this game.'));
-    return h('div.table', { class: `game-${s.game}` }, h('div.table-top', null, opp, center), mine);
+    const more = h('div.more-hint', { 'aria-hidden': 'true' }, h('span', null, h('b', null, 'more below \u25BE')));
+    const top = h('div.table-top', { onscroll: () => this.showMore() }, opp, center, more);
+    return h('div.table', { class: `game-${s.game}` }, top, mine);
   }
 
   waitingRoom() {
