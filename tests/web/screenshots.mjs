@@ -73,7 +73,7 @@ try {
   // The replay viewer, halfway through a finished three-player Pinocchio game.
   const player = await newPlayer(browser, server, 'Bella', SIZE);
   const { page } = player;
-  const code = await reachTable(page, server.url, 'pinocchio', 3);
+  const code = await startWithBots(page, server.url, 'pinocchio', 3);
   const deadline = Date.now() + 240000;
   let n = 0;
   while (await myTurn(page, deadline)) {

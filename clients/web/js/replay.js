@@ -264,11 +264,12 @@ export class ReplayView extends TableView {
     const focused = document.activeElement?.dataset?.key;
     clear(this.controls).append(
       h('div.replay-buttons', null,
-        button('\u23EE', 'First step', 'first', () => this.go(0), this.at <= 0),
+        // Shapes every font has (the media-control symbols are missing from many).
+        button('\u25AE\u25C0', 'First step', 'first', () => this.go(0), this.at <= 0),
         button('\u25C0', 'Previous step', 'prev', () => this.go(this.at - 1), this.at <= 0),
-        button(this.playing ? '\u23F8' : '\u25B6', this.playing ? 'Pause' : 'Play', 'play', () => this.togglePlay(), false),
-        button('\u25B6\u2009\u25B6', 'Next step', 'next', () => this.go(this.at + 1), this.at >= last),
-        button('\u23ED', 'Last step', 'last', () => this.go(last), this.at >= last),
+        button(this.playing ? '\u25AE\u25AE Pause' : '\u25B6 Play', this.playing ? 'Pause' : 'Play', 'play', () => this.togglePlay(), false),
+        button('\u25B6', 'Next step', 'next', () => this.go(this.at + 1), this.at >= last),
+        button('\u25B6\u25AE', 'Last step', 'last', () => this.go(last), this.at >= last),
         h('span.replay-count', null, `${this.at + 1} / ${this.total}`)),
       slider,
       h('div.replay-buttons', null, viewer, speed));
