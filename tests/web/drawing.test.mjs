@@ -250,6 +250,31 @@ test('naked-gibbon: the choice for a hand card names the card in words', async (
   assert.equal(await page.locator('.action-bar .menu-title').textContent(), 'Jump with the Nine of Spades');
 });
 
+test('naked-gibbon at 1280x800: six ways to place three cards lie in columns, and the table keeps its room', async () => {
+  const { page } = player;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.fresh());
+  const cards = ['JD', '8D', '4H'];
+  const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+  const names = { JD: 'J\u2666', '8D': '8\u2666', '4H': '4\u2665' };
+  const legal = orders.map((slots) => ({ move: 'place', slots }));
+  const labels = orders.map((slots) => slots.map((slot, i) => `${names[cards[i]]} on slot ${slot + 1}${slot === 0 ? ' (burned)' : ''}`).join(', ')).map((t) => `place ${t}`);
+  await draw(state('naked-gibbon', { ...NG_VIEW, phase: 'place', fire: fire(2) }, { legal, labels }));
+  const buttons = await page.locator('.action-bar button.action').evaluateAll((bs) => bs.map((b) => {
+    const r = b.getBoundingClientRect();
+    return { left: Math.round(r.left), top: Math.round(r.top), bottom: r.bottom };
+  }));
+  assert.equal(buttons.length, 6);
+  const columns = new Set(buttons.map((b) => b.left)).size;
+  assert.ok(columns >= 2, `the six choices are one long list (${columns} column)`);
+  for (const b of buttons) assert.ok(b.bottom <= 800, 'a choice is below the fold');
+  // The middle of the table is not squeezed into a strip that must scroll.
+  const middle = await page.locator('.table-top').evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+  assert.ok(middle.scroll <= middle.client + 1, `the middle scrolls (${middle.scroll} in ${middle.client})`);
+  await screenshot(page, 'naked-gibbon-six-placements-1280x800.png');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
 // ---------- Everywhere: the status line and the result ----------
 
 test('the status line says what you may do and whom the table waits for', async () => {
