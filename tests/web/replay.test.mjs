@@ -3,21 +3,9 @@
 // words. Also: a reloaded page gets the events so far back in its log.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, assertClean, screenshot, play, sleep } from './harness.mjs';
+import { useServerAndBrowser, assertClean, screenshot, play, sleep, startWithBots } from './harness.mjs';
 
 const env = useServerAndBrowser({ botDelayMs: 60 });
-
-async function reachTable(page, game, seats) {
-  await page.goto(`${env.server.url}/`);
-  const form = page.locator(`form[data-game="${game}"]`);
-  await form.locator('select[name=seats]').selectOption(String(seats));
-  await form.locator('button[type=submit]').click();
-  await page.getByRole('button', { name: 'Fill with bots' }).click();
-  await page.waitForSelector('button[data-key=start]:not([disabled])');
-  await page.locator('button[data-key=start]').click();
-  await page.waitForSelector('.board[data-status=playing]');
-  return (await page.locator('.table-head .room-code').textContent()).trim();
-}
 
 // Plays our moves until `until` says stop (or the game ends).
 async function playOn(page, until) {
@@ -44,7 +32,7 @@ test('a reloaded page gets the events so far back in its log', { timeout: 120000
   const player = await env.player('Rita');
   const { page } = player;
   try {
-    await reachTable(page, 'tricky-tribes', 3);
+    await startWithBots(page, env.server.url, 'tricky-tribes', 3);
     await playOn(page, (n) => n >= 3);
     const before = (await logTexts(page)).filter((t) => !/^You are at the table/.test(t));
     assert.ok(before.length >= 5, `${before.length} events before the reload`);
@@ -77,7 +65,7 @@ test('the replay viewer steps through a finished game with every hand shown', { 
   const player = await env.player('Rex');
   const { page } = player;
   try {
-    const code = await reachTable(page, 'pinocchio', 3);
+    const code = await startWithBots(page, env.server.url, 'pinocchio', 3);
     await playOn(page, () => false);
     await page.waitForSelector('.result');
     await page.locator('.result [data-key=replay]').click();
