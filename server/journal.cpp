@@ -12,6 +12,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engine/core/registry.hpp"
+#include "fairness/fairness.hpp"
+
 namespace campfire::server {
 
 std::int64_t wall_ms() {
@@ -20,13 +23,33 @@ std::int64_t wall_ms() {
       .count();
 }
 
+namespace {
+
+// The room's shuffle record with every seat's contribution, if it has one.
+std::optional<fairness::Record> fairness_of(const StoredRoom& room) {
+  auto r = fairness::Record::from_stored(room.fairness, room.seats);
+  if (!r) return std::nullopt;
+  for (const StoredSeat& s : room.seat_list) {
+    if (s.seat >= 0 && s.seat < room.seats)
+      r->contributions[static_cast<std::size_t>(s.seat)] = s.entropy;
+  }
+  return r;
+}
+
+}  // namespace
+
 json StoredRoom::match_json() const {
   json log_json = json::array();
   for (const StoredAction& a : log) log_json.push_back({{"seat", a.seat}, {"action", a.action}});
+  // Once started, the game was dealt from the derived seed (contributions are closed by then).
+  std::uint64_t dealt_from = seed;
+  if (status != "waiting") {
+    if (auto f = fairness_of(*this); f && !f->fixed) dealt_from = f->derivation().seed;
+  }
   json j = {{"game", game},
             {"seats", seats},
             {"options", options},
-            {"seed", std::to_string(seed)},
+            {"seed", std::to_string(dealt_from)},
             {"log", std::move(log_json)}};
   if (!deck_order.is_null()) j["deckOrder"] = deck_order;
   return j;
@@ -55,6 +78,18 @@ json StoredRoom::replay_json() const {
   j["createdAt"] = created_ms;
   j["finishedAt"] = finished_ms == 0 ? json(nullptr) : json(finished_ms);
   j["actionTimes"] = std::move(times);
+  // The server seed and the deal are shown only once the game is over; a game still in play (in
+  // test mode) shows its commitment.
+  if (auto f = fairness_of(*this)) {
+    if (!finished()) {
+      j["fairness"] = f->public_json();
+    } else if (const Game* g = Registry::builtin().find(game)) {
+      if (auto parsed = g->parse_options(options, seats)) {
+        j["fairness"] =
+            f->reveal(*g, *parsed, seats, std::stoull(j["seed"].get<std::string>()), deck_order);
+      }
+    }
+  }
   return j;
 }
 
@@ -161,7 +196,8 @@ CREATE TABLE IF NOT EXISTS rooms(
   version INTEGER NOT NULL,
   created_ms INTEGER NOT NULL,
   finished_ms INTEGER,
-  result TEXT);
+  result TEXT,
+  fairness TEXT);
 CREATE INDEX IF NOT EXISTS rooms_by_status ON rooms(status, finished_ms);
 CREATE TABLE IF NOT EXISTS seats(
   code TEXT NOT NULL,
@@ -169,6 +205,8 @@ CREATE TABLE IF NOT EXISTS seats(
   name TEXT NOT NULL,
   token_hash TEXT NOT NULL,
   bot TEXT NOT NULL,
+  names TEXT,
+  entropy TEXT NOT NULL DEFAULT '',
   PRIMARY KEY(code, seat)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS actions(
   code TEXT NOT NULL,
@@ -188,8 +226,15 @@ class SqliteJournal final : public Journal {
     if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
     path_ = (std::filesystem::path(dir) / "campfire.db").string();
     writer_db_ = open_db(path_, fsync);
-    exec(writer_db_, kSchema);
-    add_names_column();
+    try {
+      exec(writer_db_, kSchema);
+      upgrade();
+    } catch (...) {
+      // A journal this server cannot use (one in a later format, say) is closed before the error
+      // is passed on.
+      sqlite3_close(writer_db_);
+      throw;
+    }
     reader_db_ = open_db(path_, fsync);
     {
       Stmt codes(reader_db_, "SELECT code FROM rooms");
@@ -274,6 +319,7 @@ class SqliteJournal final : public Journal {
       r.created_ms = q.integer(9);
       r.finished_ms = q.is_null(10) ? 0 : q.integer(10);
       r.result = q.is_null(11) ? json(nullptr) : json::parse(q.text(11));
+      r.fairness = q.is_null(12) ? json(nullptr) : json::parse(q.text(12));
     } catch (const std::exception& e) {
       q.reset();
       spdlog::error("journal: room {} is unreadable: {}", code, e.what());
@@ -286,7 +332,8 @@ class SqliteJournal final : public Journal {
       r.seat_list.push_back(
           {static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2), seats.text(3),
            seats.is_null(4) ? std::vector<SeatName>{}
-                            : names_from_json(json::parse(seats.text(4), nullptr, false))});
+                            : names_from_json(json::parse(seats.text(4), nullptr, false)),
+           seats.text(5)});
     }
     seats.reset();
     Stmt& actions = *reader_.at(2);
@@ -346,15 +393,54 @@ class SqliteJournal final : public Journal {
     Done done;
   };
 
+  // Format 1 had no fair shuffles; format 2 keeps each room's server seed (rooms.fairness) and
+  // each seat's contribution (seats.entropy). A format-1 journal gains both columns and its
+  // rooms carry on without fairness; a journal from a later format is refused. A journal written
+  // before seats kept their earlier names also lacks seats.names: it gains that column too, and
+  // its seats keep the one name they had.
+  static constexpr int kFormat = 2;
+
+  bool has_column(const char* table, const char* column) {
+    Stmt q(writer_db_,
+           (std::string("SELECT name FROM pragma_table_info('") + table + "')").c_str());
+    bool found = false;
+    while (q.step()) found |= q.text(0) == column;
+    q.reset();
+    return found;
+  }
+
+  void upgrade() {
+    int format = 0;
+    {
+      Stmt q(writer_db_, "PRAGMA user_version");
+      if (q.step()) format = static_cast<int>(q.integer(0));
+      q.reset();
+    }
+    if (format > kFormat) {
+      throw std::runtime_error("journal: " + path_ + " is in format " + std::to_string(format) +
+                               ", newer than this server's " + std::to_string(kFormat));
+    }
+    if (!has_column("seats", "names")) exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
+    if (!has_column("rooms", "fairness")) {
+      exec(writer_db_, "ALTER TABLE rooms ADD COLUMN fairness TEXT");
+    }
+    if (!has_column("seats", "entropy")) {
+      exec(writer_db_, "ALTER TABLE seats ADD COLUMN entropy TEXT NOT NULL DEFAULT ''");
+    }
+    if (format < kFormat) {
+      exec(writer_db_, ("PRAGMA user_version = " + std::to_string(kFormat)).c_str());
+    }
+  }
+
   enum S { kInsertRoom, kPutSeat, kFreeSeat, kInsertAction, kSetStatus, kSetVersion, kDelRoom,
            kDelSeats, kDelActions, kCount };
 
   void prepare() {
     const char* sql[kCount] = {
         "INSERT INTO rooms(code, game, seats, options, seed, deck_order, listed, settings, status,"
-        " version, created_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot, names)"
-        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+        " version, created_ms, fairness) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot, names, entropy)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
         "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, "
         "?6)",
@@ -367,25 +453,15 @@ class SqliteJournal final : public Journal {
     for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
     for (const char* s :
          {"SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
-          " created_ms, finished_ms, result FROM rooms WHERE code = ?1",
-          "SELECT seat, name, token_hash, bot, names FROM seats WHERE code = ?1 ORDER BY seat",
+          " created_ms, finished_ms, result, fairness FROM rooms WHERE code = ?1",
+          "SELECT seat, name, token_hash, bot, names, entropy FROM seats WHERE code = ?1"
+          " ORDER BY seat",
           "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
       reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
     }
   }
 
   Stmt& st(S s) { return *statements_[s]; }
-
-  // Journals written before seats kept their earlier names lack the column: add it once.
-  void add_names_column() {
-    bool present = false;
-    {
-      Stmt columns(writer_db_, "SELECT name FROM pragma_table_info('seats')");
-      while (columns.step()) present |= columns.text(0) == "names";
-      columns.reset();
-    }
-    if (!present) exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
-  }
 
   void apply(const Record& r) {
     switch (r.kind) {
@@ -401,6 +477,11 @@ class SqliteJournal final : public Journal {
         }
         q.bind(7, room.listed ? 1 : 0).bind(8, dump(room.settings)).bind(9, room.status);
         q.bind(10, room.version).bind(11, room.created_ms);
+        if (room.fairness.is_null()) {
+          q.bind_null(12);
+        } else {
+          q.bind(12, dump(room.fairness));
+        }
         q.run();
         return;
       }
@@ -412,6 +493,7 @@ class SqliteJournal final : public Journal {
             .bind(4, r.seat.token_hash)
             .bind(5, r.seat.bot)
             .bind(6, dump(names_json(r.seat.names)))
+            .bind(7, r.seat.entropy)
             .run();
         break;
       case Record::Kind::kFreeSeat:

@@ -36,6 +36,7 @@ struct StoredSeat {
   // Every name the seat has gone by, oldest first; the last is `name`. Empty in journals written
   // before names were kept (the seat then had `name` throughout).
   std::vector<SeatName> names{};
+  std::string entropy{};  // the player's contribution to the shuffle (hex); empty for none
 };
 
 // The names as the journal and replays write them: [{"name": "Ann", "fromMove": 0}, ...].
@@ -74,6 +75,9 @@ struct StoredRoom {
   json options = json::object();
   std::uint64_t seed = 0;
   json deck_order = nullptr;
+  // The shuffle's secret and kind (fairness::Record::stored_json); null for a room kept before
+  // fair shuffles. The seats hold the contributions.
+  json fairness = nullptr;
   bool listed = true;
   json settings = json::object();  // room settings (timers) as given at creation
   std::string status = "waiting";  // waiting, playing, over, abandoned
@@ -87,7 +91,8 @@ struct StoredRoom {
   bool finished() const { return status == "over" || status == "abandoned"; }
   // The replay a player downloads: configuration, names, the whole log and the result.
   json replay_json() const;
-  // What Match::restore takes.
+  // What Match::restore takes. A started game's seed is derived from the server seed and the
+  // seats' contributions.
   json match_json() const;
 };
 

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "bots/strategy.hpp"
+#include "fairness/fairness.hpp"
 #include "protocol/protocol.hpp"
 
 namespace campfire::server {
@@ -40,9 +41,14 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
   auto settings = RoomSettings::parse(req.value("timers", json()), config_);
   if (!settings) return settings.error();
 
-  std::uint64_t seed = code_rng_.next();
+  // A fair room deals from a seed derived from a secret the server commits to now and the
+  // players' contributions before the start (the match is dealt again then). A test-mode seed or
+  // deck order fixes the deal instead, so that the game is reproducible.
+  auto fair = fairness::Record::fresh(static_cast<int>(*seats));
+  std::uint64_t seed = fair.derivation().seed;
   json deck_order = nullptr;
   if (req.contains("seed") || req.contains("deckOrder")) {
+    fair = fairness::Record::fixed_deal(static_cast<int>(*seats));
     if (!config_.test_mode) {
       return make_error("test_mode_only",
                         "seed and deckOrder are accepted only by a server in test mode");
@@ -69,7 +75,7 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
     }
   } while (rooms_.count(code) || journal_.has(code));
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
-                                     !*listed, *settings);
+                                     !*listed, *settings, std::move(fair));
   room->use_bot_pool(&bot_pool_);
   room->record_creation();
   rooms_.emplace(code, room);

@@ -125,7 +125,8 @@ RoomSettings with_game_turn_timer(RoomSettings s, const Match& match) {
 }  // namespace
 
 Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
-           std::string code, Match match, bool listed, RoomSettings settings)
+           std::string code, Match match, bool listed, RoomSettings settings,
+           std::optional<fairness::Record> fair)
     : ioc_(ioc),
       strand_(asio::make_strand(ioc)),
       config_(config),
@@ -136,6 +137,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
       settings_(with_game_turn_timer(settings, match)),  // before match_ takes `match`
       created_ms_(wall_ms()),
       match_(std::move(match)),
+      fairness_(fair ? std::move(*fair) : fairness::Record::fixed_deal(match_.seats())),
       seats_(static_cast<std::size_t>(match_.seats())),
       window_timer_(strand_),
       bot_timer_(strand_),
@@ -171,6 +173,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
            stored_settings(stored, config)) {
   created_ms_ = stored.created_ms;
   version_ = stored.version;
+  fairness_ = fairness::Record::from_stored(stored.fairness, match_.seats());
   recorded_version_ = stored.version;
   status_ = stored.status == "playing"   ? RoomStatus::kPlaying
             : stored.status == "waiting" ? RoomStatus::kWaiting
@@ -182,6 +185,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     info.name = seat.name;
     info.names = seat.names.empty() ? std::vector<SeatName>{{seat.name, 0}} : seat.names;
     info.token_hash = seat.token_hash;
+    if (fairness_) fairness_->contributions[static_cast<std::size_t>(seat.seat)] = seat.entropy;
     if (!seat.bot.empty()) {
       info.bot = make_bot(seat.bot);
       info.bot_name = seat.bot;
@@ -201,6 +205,7 @@ void Room::record_creation() {
   r.room.seed = match_.seed();
   const json saved = match_.save();
   r.room.deck_order = saved.value("deckOrder", json());
+  r.room.fairness = fairness_ ? fairness_->stored_json() : json(nullptr);
   r.room.listed = listed_;
   r.room.settings = settings_.to_json();
   r.room.status = status_name(status_);
@@ -319,7 +324,12 @@ void Room::record_seat(int seat) {
   Journal::Record r;
   if (info.taken) {
     r.kind = Journal::Record::Kind::kSeat;
-    r.seat = {seat, info.name, info.token_hash, info.bot_name, info.names};
+    r.seat = {seat,
+              info.name,
+              info.token_hash,
+              info.bot_name,
+              info.names,
+              fairness_ ? fairness_->contributions[static_cast<std::size_t>(seat)] : ""};
   } else {
     r.kind = Journal::Record::Kind::kFreeSeat;
     r.seat.seat = seat;
@@ -454,7 +464,8 @@ json Room::window_json() const {
 Room::StateParts Room::state_parts() const {
   const State& st = match_.state();
   StateParts p;
-  p.head = "{\"game\":" + dump(match_.game().info().id) + ",\"labels\":";
+  p.head = "{\"fairness\":" + dump(fairness_ ? fairness_->public_json() : json(nullptr)) +
+           ",\"game\":" + dump(match_.game().info().id) + ",\"labels\":";
   p.middle = ",\"moves\":" + std::to_string(match_.log().size()) +
              ",\"options\":" + dump(match_.options().to_json()) + ",\"players\":" + dump(players());
   if (status_ == RoomStatus::kOver) p.middle += ",\"result\":" + dump(st.result().to_json());
@@ -1068,6 +1079,14 @@ void Room::start(std::shared_ptr<Client> c, json id) {
     const bool full =
         std::all_of(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; });
     if (!full) return fail(c, id, "not_ready", "every seat needs a player or a bot first");
+    if (fairness_ && !fairness_->fixed) {
+      // The deal the server committed to, mixed with every contribution in seat order.
+      auto dealt = Match::create(match_.game(), match_.seats(), match_.options().to_json(),
+                                 fairness_->derivation().seed);
+      if (!dealt) return fail(c, id, "internal", dealt.error().message);
+      match_ = std::move(*dealt);
+      bot_rng_ = Rng(match_.seed() ^ 0xB07B07ull);
+    }
     status_ = RoomStatus::kPlaying;
     Journal::Record r;
     r.kind = Journal::Record::Kind::kStatus;
@@ -1076,6 +1095,27 @@ void Room::start(std::shared_ptr<Client> c, json id) {
     reply(c, id, {{"type", "ok"}});
     spdlog::info("room {}: {} started with {} seats", code_, match_.game().info().id,
                  match_.seats());
+    changed(nullptr);
+  });
+}
+
+void Room::contribute(std::shared_ptr<Client> c, json id, std::string entropy) {
+  on_strand([this, c = std::move(c), id = std::move(id), entropy = std::move(entropy)] {
+    const auto seat = seat_of(c.get());
+    if (!seat) return fail(c, id, "not_seated", "only seated players may contribute");
+    if (status_ != RoomStatus::kWaiting) {
+      return fail(c, id, "already_started", "contributions close when the game starts");
+    }
+    if (!fairness_ || fairness_->fixed) {
+      return fail(c, id, "bad_request",
+                  fairness_ ? "this room's deal was fixed by its creator (test mode); it takes no "
+                              "contributions"
+                            : "this room was created before fair shuffles; it takes no "
+                              "contributions");
+    }
+    fairness_->contributions[static_cast<std::size_t>(*seat)] = entropy;
+    record_seat(*seat);
+    reply(c, id, {{"type", "ok"}});
     changed(nullptr);
   });
 }
@@ -1213,6 +1253,8 @@ void Room::free_seat(int seat) {
   auto grace = std::move(info.grace);
   info = SeatInfo{};
   info.grace = std::move(grace);
+  // A contribution belongs to the player who gave it.
+  if (fairness_) fairness_->contributions[static_cast<std::size_t>(seat)].clear();
   record_seat(seat);
 }
 

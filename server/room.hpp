@@ -20,6 +20,7 @@
 
 #include "bots/strategy.hpp"
 #include "engine/core/match.hpp"
+#include "fairness/fairness.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/journal.hpp"
@@ -66,8 +67,11 @@ struct RoomSettings {
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
+  // `fair` is the room's shuffle secret; without one the match's own deal is used as given
+  // (a fixed deal).
   Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
-       std::string code, Match match, bool listed, RoomSettings settings);
+       std::string code, Match match, bool listed, RoomSettings settings,
+       std::optional<fairness::Record> fair = std::nullopt);
   // A room rebuilt from the journal (its match already replayed from the stored log).
   Room(asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics,
        const StoredRoom& stored, Match match);
@@ -95,6 +99,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void leave(std::shared_ptr<Client> c, json id, bool reply);
   void add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat, std::string strategy);
   void start(std::shared_ptr<Client> c, json id);
+  // A seated player's entropy for the shuffle (validated hex), replaceable until the start.
+  void contribute(std::shared_ptr<Client> c, json id, std::string entropy);
   void action(std::shared_ptr<Client> c, json id, json action, std::optional<long long> version);
   // `name` is the sender's display name (a spectator has no seat to take it from).
   void chat(std::shared_ptr<Client> c, json id, std::string text, std::string name);
@@ -236,6 +242,8 @@ class Room : public std::enable_shared_from_this<Room> {
   const RoomSettings settings_;
   std::int64_t created_ms_ = 0;
   Match match_;
+  // The shuffle's commitment and contributions; none for a room kept before fair shuffles.
+  std::optional<fairness::Record> fairness_;
   RoomStatus status_ = RoomStatus::kWaiting;
   long long version_ = 0;
   std::vector<SeatInfo> seats_;

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "engine/core/match.hpp"
+#include "fairness/fairness.hpp"
 
 namespace campfire::server {
 
@@ -259,7 +260,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     return room->spectate(shared_from_this(), r.id);
   }
   if (type == "leave" || type == "add_bot" || type == "start" || type == "action" ||
-      type == "chat" || type == "sync" || type == "history") {
+      type == "chat" || type == "sync" || type == "history" || type == "contribute") {
     auto room = member_room(r);
     if (!room) return;
     if (type == "leave") {
@@ -269,6 +270,11 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (type == "start") return room->start(shared_from_this(), r.id);
     if (type == "sync") return room->sync(shared_from_this(), r.id);
     if (type == "history") return room->history(shared_from_this(), r.id);
+    if (type == "contribute") {
+      auto entropy = fairness::parse_entropy(b.contains("entropy") ? b["entropy"] : json());
+      if (!entropy) return error(r.id, entropy.error().code, entropy.error().message);
+      return room->contribute(shared_from_this(), r.id, *entropy);
+    }
     if (type == "add_bot") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
       if (!seat) return error(r.id, seat.error().code, seat.error().message);

@@ -67,15 +67,22 @@ Connection::Args arguments(const Journal::Record& r, const Fence& fence) {
         a.push_back("deck_order");
         a.push_back(dump(room.deck_order));
       }
+      if (!room.fairness.is_null()) {
+        a.push_back("fairness");
+        a.push_back(dump(room.fairness));
+      }
       break;
     }
-    case Journal::Record::Kind::kSeat:
+    case Journal::Record::Kind::kSeat: {
       a.push_back(std::to_string(r.seat.seat));
-      a.push_back(dump({{"name", r.seat.name},
-                        {"tokenHash", r.seat.token_hash},
-                        {"bot", r.seat.bot},
-                        {"names", names_json(r.seat.names)}}));
+      json seat = {{"name", r.seat.name},
+                   {"tokenHash", r.seat.token_hash},
+                   {"bot", r.seat.bot},
+                   {"names", names_json(r.seat.names)}};
+      if (!r.seat.entropy.empty()) seat["entropy"] = r.seat.entropy;
+      a.push_back(dump(seat));
       break;
+    }
     case Journal::Record::Kind::kFreeSeat:
       a.push_back(std::to_string(r.seat.seat));
       break;
@@ -309,6 +316,7 @@ std::optional<StoredRoom> RedisJournal::load(const std::string& code) {
     room.options = json::parse(f.at("options"));
     room.seed = std::stoull(f.at("seed"));
     room.deck_order = f.count("deck_order") ? json::parse(f["deck_order"]) : json(nullptr);
+    room.fairness = f.count("fairness") ? json::parse(f["fairness"]) : json(nullptr);
     room.listed = f.at("listed") == "1";
     room.settings = json::parse(f.at("settings"));
     room.status = f.at("status");
@@ -320,7 +328,8 @@ std::optional<StoredRoom> RedisJournal::load(const std::string& code) {
       const json s = json::parse(text);
       room.seat_list.push_back(
           {std::stoi(seat), s.at("name").get<std::string>(), s.at("tokenHash").get<std::string>(),
-           s.at("bot").get<std::string>(), names_from_json(s.value("names", json()))});
+           s.at("bot").get<std::string>(), names_from_json(s.value("names", json())),
+           s.value("entropy", std::string())});
     }
     std::sort(room.seat_list.begin(), room.seat_list.end(),
               [](const StoredSeat& a, const StoredSeat& b) { return a.seat < b.seat; });

@@ -81,9 +81,9 @@ TEST_F(RedisJournalTest, RecordsAreKeptInOrderAndLoadBack) {
   seat.kind = Journal::Record::Kind::kSeat;
   seat.code = "ABCDEF";
   seat.version = 1;
-  seat.seat = {0, "Ann \"the\" first", "hash-a", ""};
+  seat.seat = {0, "Ann \"the\" first", "hash-a", "", {}, ""};
   j.write(seat, done(1));
-  seat.seat = {1, "Bot 2", "", "random"};
+  seat.seat = {1, "Bot 2", "", "random", {}, ""};
   seat.version = 2;
   j.write(seat, done(2));
   for (int i = 0; i < 3; ++i)
