@@ -7,7 +7,9 @@ namespace campfire::protocol {
 
 namespace {
 
-Error bad_request(std::string message) { return make_error("bad_request", std::move(message)); }
+Error bad_request(std::string message) {
+  return make_error(ErrorCode::kBadRequest, std::move(message));
+}
 
 // Counts UTF-8 code points; the JSON parser has already refused invalid UTF-8.
 std::size_t code_points(const std::string& s) {
@@ -37,10 +39,10 @@ Expected<Request> decode(std::string_view frame, json* id_out) {
       return !too_deep;
     });
   } catch (const json::exception&) {
-    return make_error("bad_json", "the frame is not valid JSON (UTF-8 text, one object)");
+    return make_error(ErrorCode::kBadJson, "the frame is not valid JSON (UTF-8 text, one object)");
   }
-  if (too_deep) return make_error("bad_json", "the JSON is nested too deeply");
-  if (!body.is_object()) return make_error("bad_json", "a message is a JSON object");
+  if (too_deep) return make_error(ErrorCode::kBadJson, "the JSON is nested too deeply");
+  if (!body.is_object()) return make_error(ErrorCode::kBadJson, "a message is a JSON object");
   Request r;
   auto id = body.find("id");
   if (id != body.end()) {
@@ -113,27 +115,29 @@ Expected<bool> optional_bool(const json& body, const char* key, bool fallback) {
 
 Expected<std::string> clean_name(const std::string& raw) {
   const std::string name = trim(raw);
-  if (name.empty()) return make_error("bad_name", "the name is empty");
+  if (name.empty()) return make_error(ErrorCode::kBadName, "the name is empty");
   if (code_points(name) > kMaxNameLength) {
-    return make_error("bad_name", "names are at most " + std::to_string(kMaxNameLength) +
-                                      " characters");
+    return make_error(ErrorCode::kBadName,
+                      "names are at most " + std::to_string(kMaxNameLength) + " characters");
   }
   for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7F) return make_error("bad_name", "the name has control characters");
+    if (c < 0x20 || c == 0x7F) {
+      return make_error(ErrorCode::kBadName, "the name has control characters");
+    }
   }
   return name;
 }
 
 Expected<std::string> clean_chat(const std::string& raw) {
   const std::string text = trim(raw);
-  if (text.empty()) return make_error("bad_chat", "the message is empty");
+  if (text.empty()) return make_error(ErrorCode::kBadChat, "the message is empty");
   if (code_points(text) > kMaxChatLength) {
-    return make_error("bad_chat", "chat messages are at most " + std::to_string(kMaxChatLength) +
-                                      " characters");
+    return make_error(ErrorCode::kBadChat, "chat messages are at most " +
+                                               std::to_string(kMaxChatLength) + " characters");
   }
   for (unsigned char c : text) {
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      return make_error("bad_chat", "the message has control characters");
+      return make_error(ErrorCode::kBadChat, "the message has control characters");
     }
   }
   return text;
@@ -150,10 +154,26 @@ std::optional<std::string> normalize_room_code(std::string_view code) {
   return out;
 }
 
-std::string error_frame(const json& id, std::string_view code, std::string_view message) {
+Error make_error(ErrorCode code, std::string message) {
+  return Error{std::string(to_string(code)), std::move(message)};
+}
+
+namespace {
+
+std::string error_frame_with(const json& id, std::string_view code, std::string_view message) {
   json j = {{"type", "error"}, {"code", code}, {"message", message}};
   if (!id.is_null()) j["id"] = id;
   return j.dump();
+}
+
+}  // namespace
+
+std::string error_frame(const json& id, ErrorCode code, std::string_view message) {
+  return error_frame_with(id, to_string(code), message);
+}
+
+std::string error_frame(const json& id, const Error& error) {
+  return error_frame_with(id, error.code, error.message);
 }
 
 json reply(std::string_view type, const json& id) {

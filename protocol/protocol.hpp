@@ -10,13 +10,14 @@
 #include <string_view>
 
 #include "engine/core/types.hpp"
+#include "protocol/error_codes.hpp"
 
 namespace campfire::protocol {
 
 using json = nlohmann::json;
 
 inline constexpr int kVersion = 1;
-inline constexpr int kMaxDepth = 16;         // nesting deeper than any real request
+inline constexpr int kMaxDepth = 16;  // nesting deeper than any real request
 inline constexpr std::size_t kMaxNameLength = 24;
 inline constexpr std::size_t kMaxChatLength = 300;
 inline constexpr std::size_t kRoomCodeLength = 6;
@@ -49,8 +50,13 @@ Expected<std::string> clean_chat(const std::string& raw);
 // Upper-cases a room code and checks its alphabet and length.
 std::optional<std::string> normalize_room_code(std::string_view code);
 
-// Server frames.
-std::string error_frame(const json& id, std::string_view code, std::string_view message);
+// An Error carrying one of the protocol's codes, as the readers above return them.
+Error make_error(ErrorCode code, std::string message);
+
+// Server frames. An error frame names one of the protocol's codes, or passes on the code of an
+// Error as it is (one of the protocol's, or a game's own refusal code).
+std::string error_frame(const json& id, ErrorCode code, std::string_view message);
+std::string error_frame(const json& id, const Error& error);
 json reply(std::string_view type, const json& id);
 
 }  // namespace campfire::protocol

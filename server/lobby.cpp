@@ -11,6 +11,8 @@
 
 namespace campfire::server {
 
+using protocol::ErrorCode;
+
 Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics)
     : ioc_(ioc),
       config_(config),
@@ -32,7 +34,9 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
   auto game_id = protocol::string_field(req, "game", 64);
   if (!game_id) return game_id.error();
   const Game* game = Registry::builtin().find(*game_id);
-  if (game == nullptr) return make_error("unknown_game", "no game called '" + *game_id + "'");
+  if (game == nullptr) {
+    return protocol::make_error(ErrorCode::kUnknownGame, "no game called '" + *game_id + "'");
+  }
   auto seats = protocol::int_field(req, "seats", 0, 64);
   if (!seats) return seats.error();
   auto listed = protocol::optional_bool(req, "private", false);
@@ -50,12 +54,15 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
   if (req.contains("seed") || req.contains("deckOrder")) {
     fair = fairness::Record::fixed_deal(static_cast<int>(*seats));
     if (!config_.test_mode) {
-      return make_error("test_mode_only",
-                        "seed and deckOrder are accepted only by a server in test mode");
+      return protocol::make_error(ErrorCode::kTestModeOnly,
+                                  "seed and deckOrder are accepted only by a server in test mode");
     }
     if (req.contains("seed")) {
       auto s = Match::parse_seed(req["seed"]);
-      if (!s) return make_error("bad_request", "\"seed\" must be a non-negative integer");
+      if (!s) {
+        return protocol::make_error(ErrorCode::kBadRequest,
+                                    "\"seed\" must be a non-negative integer");
+      }
       seed = *s;
     }
     if (req.contains("deckOrder")) deck_order = req["deckOrder"];
@@ -65,7 +72,8 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
 
   std::lock_guard lock(mutex_);
   if (rooms_.size() >= static_cast<std::size_t>(config_.max_rooms)) {
-    return make_error("too_many_rooms", "the server has as many rooms as it may hold");
+    return protocol::make_error(ErrorCode::kTooManyRooms,
+                                "the server has as many rooms as it may hold");
   }
   std::string code;
   do {

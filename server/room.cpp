@@ -16,6 +16,8 @@
 
 namespace campfire::server {
 
+using protocol::ErrorCode;
+
 namespace {
 
 std::int64_t now_ms() {
@@ -81,28 +83,35 @@ Expected<RoomSettings> RoomSettings::parse(const json& timers, const Config& con
   RoomSettings s;
   s.grace_seconds = config.disconnect_grace_s;
   if (timers.is_null()) return s;
-  if (!timers.is_object()) return make_error("bad_request", "\"timers\" must be an object");
+  if (!timers.is_object()) {
+    return protocol::make_error(ErrorCode::kBadRequest, "\"timers\" must be an object");
+  }
   for (const auto& [key, value] : timers.items()) {
     if (key == "turnSeconds" || key == "graceSeconds") {
       if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 86400) {
-        return make_error("bad_request", "\"" + key + "\" must be a number of seconds, 0 to 86400");
+        return protocol::make_error(ErrorCode::kBadRequest,
+                                    "\"" + key + "\" must be a number of seconds, 0 to 86400");
       }
       const double v = value.get<double>();
       if (key == "turnSeconds" && v != 0 && v < 1) {
-        return make_error("bad_request", "\"turnSeconds\" must be 0 (no timer) or at least 1");
+        return protocol::make_error(ErrorCode::kBadRequest,
+                                    "\"turnSeconds\" must be 0 (no timer) or at least 1");
       }
       (key == "turnSeconds" ? s.turn_seconds : s.grace_seconds) = v;
     } else if (key == "onTimeout") {
       if (!value.is_string() || (value != "bot" && value != "default")) {
-        return make_error("bad_request", "\"onTimeout\" is \"default\" or \"bot\"");
+        return protocol::make_error(ErrorCode::kBadRequest,
+                                    "\"onTimeout\" is \"default\" or \"bot\"");
       }
       s.timeout_bot = value == "bot";
     } else if (key == "botTakeover") {
-      if (!value.is_boolean())
-        return make_error("bad_request", "\"botTakeover\" must be true or false");
+      if (!value.is_boolean()) {
+        return protocol::make_error(ErrorCode::kBadRequest,
+                                    "\"botTakeover\" must be true or false");
+      }
       s.bot_takeover = value.get<bool>();
     } else {
-      return make_error("bad_request", "unknown timer setting \"" + key + "\"");
+      return protocol::make_error(ErrorCode::kBadRequest, "unknown timer setting \"" + key + "\"");
     }
   }
   return s;
@@ -299,10 +308,15 @@ void Room::reply(const std::shared_ptr<Client>& c, const json& id, json body) {
   out(c, make_frame(dump(body)));
 }
 
-void Room::fail(const std::shared_ptr<Client>& c, const json& id, const std::string& code,
+void Room::fail(const std::shared_ptr<Client>& c, const json& id, protocol::ErrorCode code,
                 const std::string& message) {
-  metrics_.error_sent(code);
+  metrics_.error_sent(protocol::to_string(code));
   out(c, make_frame(protocol::error_frame(id, code, message)));
+}
+
+void Room::fail(const std::shared_ptr<Client>& c, const json& id, const Error& why) {
+  metrics_.error_sent(why.code);
+  out(c, make_frame(protocol::error_frame(id, why)));
 }
 
 void Room::record(Journal::Record r) {
@@ -352,7 +366,7 @@ void Room::journaled(std::uint64_t seq, bool ok) {
     if (!closed_) {
       spdlog::critical("room {}: the journal failed; closing the room", code_);
       const Frame f = make_frame(protocol::error_frame(
-          nullptr, "unavailable",
+          nullptr, ErrorCode::kUnavailable,
           "the server could not save this game and has paused it; it resumes from the last saved "
           "move when the server restarts"));
       for (const auto& s : seats_) {
@@ -938,16 +952,16 @@ void Room::forget(const Client* c) {
 void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat) {
   on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id), seat]() mutable {
     if (auto held = seat_of(c.get())) {
-      return fail(c, id, "room_full",
+      return fail(c, id, ErrorCode::kRoomFull,
                   "you already hold seat " + std::to_string(*held + 1) + " of this room");
     }
     if (status_ != RoomStatus::kWaiting) {
-      return fail(c, id, "already_started", "the game has started; ask for a rejoin link");
+      return fail(c, id, ErrorCode::kAlreadyStarted, "the game has started; ask for a rejoin link");
     }
     std::optional<int> free;
     if (seat) {
       if (*seat < 0 || *seat >= match_.seats()) {
-        return fail(c, id, "room_full",
+        return fail(c, id, ErrorCode::kRoomFull,
                     "\"seat\" is 0 to " + std::to_string(match_.seats() - 1) +
                         " in this room (seats are counted from 0 here)");
       }
@@ -957,7 +971,9 @@ void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optio
         if (!seats_[static_cast<std::size_t>(s)].taken) free = s;
       }
     }
-    if (!free) return fail(c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    if (!free) {
+      return fail(c, id, ErrorCode::kRoomFull, seat ? "that seat is taken" : "the room is full");
+    }
     forget(c.get());
     take_seat(c, *free, std::move(name), id);
   });
@@ -989,7 +1005,7 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
       changed(&events.list());
       return;
     }
-    fail(c, id, "bad_token", "that token does not belong to a seat of room " + code_);
+    fail(c, id, ErrorCode::kBadToken, "that token does not belong to a seat of room " + code_);
     c->rejoin_answered(false);
   });
 }
@@ -1010,7 +1026,7 @@ void Room::leave(std::shared_ptr<Client> c, json id, bool send_reply) {
     const auto seat = seat_of(c.get());
     const bool spectator = is_spectator(c.get());
     if (!seat && !spectator) {
-      if (send_reply) fail(c, id, "not_in_room", "you are not in room " + code_);
+      if (send_reply) fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
       return;
     }
     forget(c.get());
@@ -1047,17 +1063,21 @@ void Room::disconnected(std::shared_ptr<Client> c) {
 void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
                    std::string strategy) {
   on_strand([this, c = std::move(c), id = std::move(id), seat, strategy = std::move(strategy)] {
-    if (!seat_of(c.get())) return fail(c, id, "not_seated", "only seated players may add bots");
+    if (!seat_of(c.get())) {
+      return fail(c, id, ErrorCode::kNotSeated, "only seated players may add bots");
+    }
     if (status_ != RoomStatus::kWaiting) {
-      return fail(c, id, "already_started", "the game has started");
+      return fail(c, id, ErrorCode::kAlreadyStarted, "the game has started");
     }
     auto bot = make_bot(strategy);
-    if (!bot) return fail(c, id, "bad_request", "unknown bot strategy '" + strategy + "'");
+    if (!bot) return fail(c, id, ErrorCode::kBadRequest, "unknown bot strategy '" + strategy + "'");
     std::optional<int> free;
     for (int s = 0; s < match_.seats() && !free; ++s) {
       if ((!seat || *seat == s) && !seats_[static_cast<std::size_t>(s)].taken) free = s;
     }
-    if (!free) return fail(c, id, "room_full", seat ? "that seat is taken" : "the room is full");
+    if (!free) {
+      return fail(c, id, ErrorCode::kRoomFull, seat ? "that seat is taken" : "the room is full");
+    }
     SeatInfo& info = seats_[static_cast<std::size_t>(*free)];
     info.taken = true;
     info.name = "Bot " + std::to_string(*free + 1);
@@ -1072,18 +1092,20 @@ void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
 
 void Room::start(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
-    if (!seat_of(c.get())) return fail(c, id, "not_seated", "only seated players may start");
+    if (!seat_of(c.get())) {
+      return fail(c, id, ErrorCode::kNotSeated, "only seated players may start");
+    }
     if (status_ != RoomStatus::kWaiting) {
-      return fail(c, id, "already_started", "the game has already started");
+      return fail(c, id, ErrorCode::kAlreadyStarted, "the game has already started");
     }
     const bool full =
         std::all_of(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.taken; });
-    if (!full) return fail(c, id, "not_ready", "every seat needs a player or a bot first");
+    if (!full) return fail(c, id, ErrorCode::kNotReady, "every seat needs a player or a bot first");
     if (fairness_ && !fairness_->fixed) {
       // The deal the server committed to, mixed with every contribution in seat order.
       auto dealt = Match::create(match_.game(), match_.seats(), match_.options().to_json(),
                                  fairness_->derivation().seed);
-      if (!dealt) return fail(c, id, "internal", dealt.error().message);
+      if (!dealt) return fail(c, id, ErrorCode::kInternal, dealt.error().message);
       match_ = std::move(*dealt);
       bot_rng_ = Rng(match_.seed() ^ 0xB07B07ull);
     }
@@ -1102,12 +1124,12 @@ void Room::start(std::shared_ptr<Client> c, json id) {
 void Room::contribute(std::shared_ptr<Client> c, json id, std::string entropy) {
   on_strand([this, c = std::move(c), id = std::move(id), entropy = std::move(entropy)] {
     const auto seat = seat_of(c.get());
-    if (!seat) return fail(c, id, "not_seated", "only seated players may contribute");
+    if (!seat) return fail(c, id, ErrorCode::kNotSeated, "only seated players may contribute");
     if (status_ != RoomStatus::kWaiting) {
-      return fail(c, id, "already_started", "contributions close when the game starts");
+      return fail(c, id, ErrorCode::kAlreadyStarted, "contributions close when the game starts");
     }
     if (!fairness_ || fairness_->fixed) {
-      return fail(c, id, "bad_request",
+      return fail(c, id, ErrorCode::kBadRequest,
                   fairness_ ? "this room's deal was fixed by its creator (test mode); it takes no "
                               "contributions"
                             : "this room was created before fair shuffles; it takes no "
@@ -1125,62 +1147,65 @@ void Room::action(std::shared_ptr<Client> c, json id, json action,
   on_strand([this, c = std::move(c), id = std::move(id), action = std::move(action), version,
              received = std::chrono::steady_clock::now()] {
     const auto seat = seat_of(c.get());
-    if (!seat) return fail(c, id, "not_seated", "spectators cannot act");
+    if (!seat) return fail(c, id, ErrorCode::kNotSeated, "spectators cannot act");
     if (status_ == RoomStatus::kWaiting) {
-      return fail(c, id, "not_your_turn", "the game has not started yet");
+      return fail(c, id, ErrorCode::kNotYourTurn, "the game has not started yet");
     }
-    if (status_ == RoomStatus::kOver) return fail(c, id, "game_over", "the game is over");
+    if (status_ == RoomStatus::kOver) return fail(c, id, ErrorCode::kGameOver, "the game is over");
     // Stale only when what this seat may do changed after the state it acted on (others
     // acting in a simultaneous window does not make a still-legal move stale).
     const long long since = seats_[static_cast<std::size_t>(*seat)].legal_since;
     if (version && (*version < since || *version > version_)) {
-      return fail(c, id, "stale",
+      return fail(c, id, ErrorCode::kStale,
                   "your choices changed at version " + std::to_string(since) + "; look again");
     }
     auto a = match_.game().action_from_json(action);
-    if (!a) return fail(c, id, a.error().code, a.error().message);
-    if (a->is_timeout()) return fail(c, id, "not_allowed", "only the server closes windows");
+    if (!a) return fail(c, id, a.error());
+    if (a->is_timeout()) {
+      return fail(c, id, ErrorCode::kNotAllowed, "only the server closes windows");
+    }
     const Asker asker{c, id, received};
     if (auto err = commit(*seat, *a, MoveCause::kPlayer, Events{}, &asker)) {
       // A move for a window that closed a moment ago lost the race: say so plainly.
-      if (err->code == "not_your_turn" && last_closed_ && last_closed_->seats.contains(*seat) &&
+      if (err->code == protocol::to_string(ErrorCode::kNotYourTurn) && last_closed_ &&
+          last_closed_->seats.contains(*seat) &&
           std::chrono::steady_clock::now() - last_closed_->at < std::chrono::seconds(3)) {
-        return fail(c, id, "window_closed",
+        return fail(c, id, ErrorCode::kWindowClosed,
                     "too late: the " + last_closed_->name + " window has closed");
       }
-      return fail(c, id, err->code, err->message);
+      return fail(c, id, *err);
     }
   });
 }
 
 void Room::chat(std::shared_ptr<Client> c, json id, std::string text, std::string name) {
-  on_strand([this, c = std::move(c), id = std::move(id), text = std::move(text),
-             name = std::move(name)] {
-    const auto seat = seat_of(c.get());
-    if (!seat && !is_spectator(c.get())) {
-      return fail(c, id, "not_in_room", "you are not in room " + code_);
-    }
-    const std::string& sender = seat ? seats_[static_cast<std::size_t>(*seat)].name : name;
-    const Frame f = make_frame(dump({{"type", "chat"},
-                                     {"room", code_},
-                                     {"seat", seat ? json(*seat) : json(nullptr)},
-                                     {"name", sender},
-                                     {"text", text}}));
-    for (const auto& s : seats_) {
-      if (auto p = s.client.lock(); p && !s.bot) out(p, f);
-    }
-    for (const auto& w : spectators_) {
-      if (auto p = w.lock()) out(p, f);
-    }
-    if (!id.is_null()) reply(c, id, {{"type", "ok"}});
-  });
+  on_strand(
+      [this, c = std::move(c), id = std::move(id), text = std::move(text), name = std::move(name)] {
+        const auto seat = seat_of(c.get());
+        if (!seat && !is_spectator(c.get())) {
+          return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
+        }
+        const std::string& sender = seat ? seats_[static_cast<std::size_t>(*seat)].name : name;
+        const Frame f = make_frame(dump({{"type", "chat"},
+                                         {"room", code_},
+                                         {"seat", seat ? json(*seat) : json(nullptr)},
+                                         {"name", sender},
+                                         {"text", text}}));
+        for (const auto& s : seats_) {
+          if (auto p = s.client.lock(); p && !s.bot) out(p, f);
+        }
+        for (const auto& w : spectators_) {
+          if (auto p = w.lock()) out(p, f);
+        }
+        if (!id.is_null()) reply(c, id, {{"type", "ok"}});
+      });
 }
 
 void Room::sync(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
     const auto seat = seat_of(c.get());
     if (!seat && !is_spectator(c.get())) {
-      return fail(c, id, "not_in_room", "you are not in room " + code_);
+      return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
     }
     if (!id.is_null()) reply(c, id, {{"type", "ok"}, {"version", version_}});
     out(c, make_frame(state_frame(seat ? *seat : -1)));
@@ -1191,7 +1216,7 @@ void Room::history(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
     const auto seat = seat_of(c.get());
     if (!seat && !is_spectator(c.get())) {
-      return fail(c, id, "not_in_room", "you are not in room " + code_);
+      return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
     }
     // The game is replayed from its log, so what comes back is exactly what this member was
     // sent: a seat's own private events and everyone's public ones, a spectator's only those.

@@ -21,6 +21,7 @@
 #include "bots/strategy.hpp"
 #include "engine/core/match.hpp"
 #include "fairness/fairness.hpp"
+#include "protocol/error_codes.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/journal.hpp"
@@ -158,8 +159,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // Every frame leaves through here: at once, or after the journal has caught up.
   void out(const std::shared_ptr<Client>& c, Frame f);
   void reply(const std::shared_ptr<Client>& c, const json& id, json body);
-  void fail(const std::shared_ptr<Client>& c, const json& id, const std::string& code,
+  // Refuses a request with one of the protocol's codes, or with an Error as it came (from the
+  // engine: a game's refusal, which may carry the game's own code).
+  void fail(const std::shared_ptr<Client>& c, const json& id, protocol::ErrorCode code,
             const std::string& message);
+  void fail(const std::shared_ptr<Client>& c, const json& id, const Error& why);
   // Queues a journal record for the change about to be published.
   void record(Journal::Record r);
   void record_seat(int seat);

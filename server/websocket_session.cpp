@@ -5,9 +5,9 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
-#include <array>
 #include <cstdint>
 #include <mutex>
 
@@ -15,6 +15,8 @@
 #include "fairness/fairness.hpp"
 
 namespace campfire::server {
+
+using protocol::ErrorCode;
 
 namespace {
 constexpr int kViolationsBeforeClose = 50;
@@ -71,8 +73,8 @@ void WebSocketSession::run(http::request<http::string_body> upgrade) {
     if (auto self = weak.lock()) self->go_away();
   });
   with_ws([&](auto& ws) {
-    ws.async_accept(upgrade, beast::bind_front_handler(&WebSocketSession::on_accept,
-                                                       shared_from_this()));
+    ws.async_accept(upgrade,
+                    beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
   });
 }
 
@@ -99,7 +101,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
     return fail(ec, "read");
   }
   if (!with_ws([](auto& ws) { return ws.got_text(); })) {
-    error(nullptr, "bad_json", "frames must be text frames holding JSON");
+    error(nullptr, ErrorCode::kBadJson, "frames must be text frames holding JSON");
   } else {
     const auto data = buffer_.cdata();
     handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
@@ -116,19 +118,21 @@ bool WebSocketSession::allow_message() {
 
 void WebSocketSession::handle(std::string_view text) {
   if (!allow_message()) {
-    if (++violations_ >= kViolationsBeforeClose) return close_after_flush("flooding", websocket::close_code::policy_error, "flooding");
+    if (++violations_ >= kViolationsBeforeClose) {
+      return close_after_flush("flooding", websocket::close_code::policy_error, "flooding");
+    }
     json id;
     protocol::decode(text, &id);
-    return error(id, "rate_limited", "too many messages; slow down");
+    return error(id, ErrorCode::kRateLimited, "too many messages; slow down");
   }
   json id;
   auto r = protocol::decode(text, &id);
-  if (!r) return error(id, r.error().code, r.error().message);
+  if (!r) return error(id, r.error());
   try {
     dispatch(*r);
   } catch (const std::exception& e) {
     spdlog::error("{}: {} failed: {}", ticket_->address(), r->type, e.what());
-    error(r->id, "internal", "the server failed on this request");
+    error(r->id, ErrorCode::kInternal, "the server failed on this request");
   }
 }
 
@@ -136,29 +140,34 @@ void WebSocketSession::send_json(const json& body) {
   queue(make_frame(body.dump(-1, ' ', false, json::error_handler_t::replace)));
 }
 
-void WebSocketSession::error(const json& id, const std::string& code, const std::string& message) {
-  ctx_.metrics.error_sent(code);
+void WebSocketSession::error(const json& id, protocol::ErrorCode code, const std::string& message) {
+  ctx_.metrics.error_sent(protocol::to_string(code));
   queue(make_frame(protocol::error_frame(id, code, message)));
+}
+
+void WebSocketSession::error(const json& id, const Error& why) {
+  ctx_.metrics.error_sent(why.code);
+  queue(make_frame(protocol::error_frame(id, why)));
 }
 
 std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) {
   auto code = protocol::string_field(r.body, "room", 16);
   if (!code) {
-    error(r.id, code.error().code, code.error().message);
+    error(r.id, code.error());
     return nullptr;
   }
   auto normal = protocol::normalize_room_code(*code);
   if (!normal || *normal != room_code_) {
-    error(r.id, "not_in_room", "you are not in room " + *code);
+    error(r.id, ErrorCode::kNotInRoom, "you are not in room " + *code);
     return nullptr;
   }
   auto room = ctx_.lobby.find(room_code_);
   if (!room) {
-    error(r.id, "no_such_room", "room " + *code + " no longer exists");
+    error(r.id, ErrorCode::kNoSuchRoom, "room " + *code + " no longer exists");
     return nullptr;
   }
   if (auto why = room->refusal(); !why.empty()) {
-    error(r.id, "unavailable", why);
+    error(r.id, ErrorCode::kUnavailable, why);
     return nullptr;
   }
   return room;
@@ -181,14 +190,14 @@ void WebSocketSession::dispatch(protocol::Request& r) {
   const json& b = r.body;
   if (type == "hello") {
     auto version = protocol::int_field(b, "protocol", 0, 1000000);
-    if (!version) return error(r.id, version.error().code, version.error().message);
+    if (!version) return error(r.id, version.error());
     if (*version != protocol::kVersion) {
-      return error(r.id, "bad_protocol", "this server speaks protocol version 1");
+      return error(r.id, ErrorCode::kBadProtocol, "this server speaks protocol version 1");
     }
     auto raw = protocol::string_field(b, "name", 256);
-    if (!raw) return error(r.id, raw.error().code, raw.error().message);
+    if (!raw) return error(r.id, raw.error());
     auto name = protocol::clean_name(*raw);
-    if (!name) return error(r.id, name.error().code, name.error().message);
+    if (!name) return error(r.id, name.error());
     const bool renamed = !name_.empty() && name_ != *name;
     name_ = *name;
     json w = protocol::reply("welcome", r.id);
@@ -202,7 +211,7 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     return;
   }
   if (type == "ping") return send_json(protocol::reply("pong", r.id));
-  if (name_.empty()) return error(r.id, "hello_first", "send hello first");
+  if (name_.empty()) return error(r.id, ErrorCode::kHelloFirst, "send hello first");
 
   if (type == "list_games") {
     json g = protocol::reply("games", r.id);
@@ -216,12 +225,13 @@ void WebSocketSession::dispatch(protocol::Request& r) {
   }
   if (type == "create_room") {
     if (ctx_.draining) {
-      return error(r.id, "unavailable", "the server is restarting; try again in a moment");
+      return error(r.id, ErrorCode::kUnavailable,
+                   "the server is restarting; try again in a moment");
     }
     auto join = protocol::optional_bool(b, "join", true);
-    if (!join) return error(r.id, join.error().code, join.error().message);
+    if (!join) return error(r.id, join.error());
     auto room = ctx_.lobby.create(b);
-    if (!room) return error(r.id, room.error().code, room.error().message);
+    if (!room) return error(r.id, room.error());
     // Either reply waits in the room until its creation is in the journal.
     if (!*join) return (*room)->created(shared_from_this(), r.id);
     (*room)->join(shared_from_this(), name_, r.id, 0);
@@ -229,27 +239,28 @@ void WebSocketSession::dispatch(protocol::Request& r) {
   }
   if (type == "join" || type == "rejoin" || type == "spectate") {
     auto code = protocol::string_field(b, "room", 16);
-    if (!code) return error(r.id, code.error().code, code.error().message);
+    if (!code) return error(r.id, code.error());
     auto room = ctx_.lobby.find(*code);
-    if (!room) return error(r.id, "no_such_room", "there is no room " + *code);
-    if (auto why = room->refusal(); !why.empty()) return error(r.id, "unavailable", why);
+    if (!room) return error(r.id, ErrorCode::kNoSuchRoom, "there is no room " + *code);
+    if (auto why = room->refusal(); !why.empty()) return error(r.id, ErrorCode::kUnavailable, why);
     if (type == "join") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
-      if (!seat) return error(r.id, seat.error().code, seat.error().message);
+      if (!seat) return error(r.id, seat.error());
       std::optional<int> want;
       if (*seat) want = static_cast<int>(**seat);
       return room->join(shared_from_this(), name_, r.id, want);
     }
     if (type == "rejoin") {
       auto token = protocol::string_field(b, "token", 128);
-      if (!token) return error(r.id, token.error().code, token.error().message);
+      if (!token) return error(r.id, token.error());
       // Runs at once while the address has budget left; otherwise once the rejoins holding it
       // are answered.
       return ctx_.ask_rejoin(ticket_->address(), [self = shared_from_this(), room, id = r.id,
                                                   name = name_, token = *token](bool allowed) {
         boost::asio::dispatch(self->executor(), [self, room, id, name, token, allowed] {
           if (!allowed) {
-            return self->error(id, "rate_limited", "too many wrong tokens from your address; wait");
+            return self->error(id, ErrorCode::kRateLimited,
+                               "too many wrong tokens from your address; wait");
           }
           if (self->closed_) return self->ctx_.rejoin_done(self->ticket_->address(), false);
           ++self->rejoins_in_flight_;
@@ -272,12 +283,12 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (type == "history") return room->history(shared_from_this(), r.id);
     if (type == "contribute") {
       auto entropy = fairness::parse_entropy(b.contains("entropy") ? b["entropy"] : json());
-      if (!entropy) return error(r.id, entropy.error().code, entropy.error().message);
+      if (!entropy) return error(r.id, entropy.error());
       return room->contribute(shared_from_this(), r.id, *entropy);
     }
     if (type == "add_bot") {
       auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
-      if (!seat) return error(r.id, seat.error().code, seat.error().message);
+      if (!seat) return error(r.id, seat.error());
       std::optional<int> want;
       if (*seat) want = static_cast<int>(**seat);
       const std::string strategy = protocol::optional_string(b, "strategy").value_or("basic");
@@ -285,20 +296,20 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     }
     if (type == "chat") {
       auto raw = protocol::string_field(b, "text", 4 * protocol::kMaxChatLength);
-      if (!raw) return error(r.id, raw.error().code, raw.error().message);
+      if (!raw) return error(r.id, raw.error());
       auto text = protocol::clean_chat(*raw);
-      if (!text) return error(r.id, text.error().code, text.error().message);
+      if (!text) return error(r.id, text.error());
       return room->chat(shared_from_this(), r.id, *text, name_);
     }
     auto action = b.find("action");
     if (action == b.end() || !action->is_object()) {
-      return error(r.id, "bad_request", "an action request needs an \"action\" object");
+      return error(r.id, ErrorCode::kBadRequest, "an action request needs an \"action\" object");
     }
     auto version = protocol::optional_int(b, "version", 0, 1ll << 53);
-    if (!version) return error(r.id, version.error().code, version.error().message);
+    if (!version) return error(r.id, version.error());
     return room->action(shared_from_this(), r.id, *action, *version);
   }
-  error(r.id, "bad_request", "unknown message type '" + type + "'");
+  error(r.id, ErrorCode::kBadRequest, "unknown message type '" + type + "'");
 }
 
 // Frames sent from other strands (rooms) gather in `incoming_` and reach the connection with
@@ -330,7 +341,8 @@ void WebSocketSession::take_incoming() {
 void WebSocketSession::evicted(const std::string& room) {
   boost::asio::post(executor(), [self = shared_from_this(), room] {
     if (self->room_code_ == room) self->room_code_.clear();
-    self->error(nullptr, "replaced", "your seat in room " + room + " was resumed elsewhere");
+    self->error(nullptr, ErrorCode::kReplaced,
+                "your seat in room " + room + " was resumed elsewhere");
   });
 }
 

@@ -68,7 +68,10 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void handle(std::string_view text);
   void dispatch(protocol::Request& r);
   void send_json(const json& body);
-  void error(const json& id, const std::string& code, const std::string& message);
+  // Sends an error frame with one of the protocol's codes, or with an Error as it came (from the
+  // protocol's field readers, the lobby, the fairness checks or a game).
+  void error(const json& id, protocol::ErrorCode code, const std::string& message);
+  void error(const json& id, const Error& why);
   // The room named by a request, if this connection is in it.
   std::shared_ptr<Room> member_room(const protocol::Request& r);
 

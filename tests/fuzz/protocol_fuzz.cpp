@@ -97,8 +97,8 @@ void check_field(const json& body, const std::string& key) {
     check_chat(str);
     check_room_code(str);
     // Server messages quote what the client sent; they must always serialise.
-    const std::string frame = protocol::error_frame(body.value("id", json()), "bad_request",
-                                                    "unknown value '" + str + "'");
+    const std::string frame = protocol::error_frame(
+        body.value("id", json()), protocol::ErrorCode::kBadRequest, "unknown value '" + str + "'");
     CAMPFIRE_FUZZ_CHECK(json::accept(frame), "error frame is not JSON: %s", frame.c_str());
   }
 }
@@ -115,11 +115,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_room_code(frame);
   if (!r) {
     const auto& code = r.error().code;
-    CAMPFIRE_FUZZ_CHECK(code == "bad_json" || code == "bad_request", "code %s", code.c_str());
+    const auto known = protocol::parse_error_code(code);
+    CAMPFIRE_FUZZ_CHECK(
+        known == protocol::ErrorCode::kBadJson || known == protocol::ErrorCode::kBadRequest,
+        "code %s", code.c_str());
     CAMPFIRE_FUZZ_CHECK(!r.error().message.empty(), "an error without words");
     CAMPFIRE_FUZZ_CHECK(id.is_null() || id.is_string() || id.is_number(), "id %s",
                         id.dump().c_str());
-    const std::string frame_out = protocol::error_frame(id, code, r.error().message);
+    const std::string frame_out = protocol::error_frame(id, r.error());
     CAMPFIRE_FUZZ_CHECK(json::accept(frame_out), "error frame is not JSON");
     return 0;
   }

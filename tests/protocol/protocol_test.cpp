@@ -121,13 +121,32 @@ TEST(RoomCodes, NormalizeAndValidate) {
 }
 
 TEST(Frames, ErrorEchoesId) {
-  const json e = json::parse(error_frame(12, "not_your_turn", "it is not your turn"));
+  const json e = json::parse(error_frame(12, ErrorCode::kNotYourTurn, "it is not your turn"));
   EXPECT_EQ(e["type"], "error");
   EXPECT_EQ(e["id"], 12);
   EXPECT_EQ(e["code"], "not_your_turn");
-  EXPECT_FALSE(json::parse(error_frame(nullptr, "bad_json", "x")).contains("id"));
+  EXPECT_EQ(e["message"], "it is not your turn");
+  EXPECT_FALSE(json::parse(error_frame(nullptr, ErrorCode::kBadJson, "x")).contains("id"));
   const json r = reply("pong", "abc");
   EXPECT_EQ(r["id"], "abc");
+}
+
+TEST(Frames, ErrorFramesAreWrittenAsBefore) {
+  // The exact bytes clients have always received.
+  EXPECT_EQ(error_frame(7, ErrorCode::kHelloFirst, "send hello first"),
+            R"({"code":"hello_first","id":7,"message":"send hello first","type":"error"})");
+  // An Error passes its code on as it is, a game's own code too.
+  EXPECT_EQ(error_frame("a", make_error(ErrorCode::kBadName, "the name is empty")),
+            R"({"code":"bad_name","id":"a","message":"the name is empty","type":"error"})");
+  EXPECT_EQ(error_frame(nullptr, Error{"must_match", "say a matching card"}),
+            R"({"code":"must_match","message":"say a matching card","type":"error"})");
+}
+
+TEST(Frames, ReadersRefuseWithTheProtocolsCodes) {
+  EXPECT_EQ(decode("[1]").error().code, to_string(ErrorCode::kBadJson));
+  EXPECT_EQ(decode(R"({"id":1})").error().code, to_string(ErrorCode::kBadRequest));
+  EXPECT_EQ(clean_name("").error().code, to_string(ErrorCode::kBadName));
+  EXPECT_EQ(clean_chat("").error().code, to_string(ErrorCode::kBadChat));
 }
 
 }  // namespace
