@@ -257,9 +257,10 @@ std::optional<int> query_number(std::string_view target, std::string_view name, 
   return v;
 }
 
-StringResponse replay_error(const Request& req, http::status status, std::string_view code,
+// The replay routes answer a refusal as {"error": code, "message": text}.
+StringResponse replay_error(const Request& req, http::status status, protocol::ErrorCode code,
                             std::string_view message) {
-  return json_response(req, status, {{"error", code}, {"message", message}});
+  return json_response(req, status, {{"error", protocol::to_string(code)}, {"message", message}});
 }
 
 constexpr int kMaxReplaySteps = 100;
@@ -274,19 +275,19 @@ void replay_steps(ServerContext& ctx, const Request& req, std::string_view raw_c
   const auto from = query_number(full, "from", 0, 1 << 24);
   const auto count = query_number(full, "count", kDefaultReplaySteps, kMaxReplaySteps);
   if (!from || !count) {
-    return respond(replay_error(req, http::status::bad_request, "bad_request",
-                                "from and count are whole numbers, count at most " +
-                                    std::to_string(kMaxReplaySteps)));
+    return respond(replay_error(
+        req, http::status::bad_request, protocol::ErrorCode::kBadRequest,
+        "from and count are whole numbers, count at most " + std::to_string(kMaxReplaySteps)));
   }
   const auto code = protocol::normalize_room_code(raw_code);
   std::optional<StoredRoom> stored;
   if (code) stored = ctx.journal->load(*code);
   if (!stored) {
-    return respond(replay_error(req, http::status::not_found, "no_such_replay",
+    return respond(replay_error(req, http::status::not_found, protocol::ErrorCode::kNoSuchReplay,
                                 "no finished game with that code is kept"));
   }
   if (!stored->finished()) {
-    return respond(replay_error(req, http::status::conflict, "still_playing",
+    return respond(replay_error(req, http::status::conflict, protocol::ErrorCode::kStillPlaying,
                                 "the replay is ready when the game ends"));
   }
   // Each step's texts name the seats as they were called when its move was made.
@@ -300,8 +301,8 @@ void replay_steps(ServerContext& ctx, const Request& req, std::string_view raw_c
   auto replay = GameReplay::open(Registry::builtin(), stored->match_json(), std::move(names));
   if (!replay) {
     spdlog::error("replay {}: cannot be replayed: {}", stored->code, replay.error().message);
-    return respond(replay_error(req, http::status::internal_server_error, "bad_replay",
-                                "this game cannot be replayed"));
+    return respond(replay_error(req, http::status::internal_server_error,
+                                protocol::ErrorCode::kBadReplay, "this game cannot be replayed"));
   }
   json players = stored->replay_json()["players"];
   respond(json_response(req, http::status::ok,
@@ -363,11 +364,10 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
   constexpr std::string_view kSteps = "/steps";
   if (target.starts_with(kReplays) && target.ends_with(kSteps) &&
       target.size() > kReplays.size() + kSteps.size()) {
-    return replay_steps(
-        ctx, req,
-        std::string_view(target).substr(kReplays.size(),
-                                        target.size() - kReplays.size() - kSteps.size()),
-        respond);
+    return replay_steps(ctx, req,
+                        std::string_view(target).substr(
+                            kReplays.size(), target.size() - kReplays.size() - kSteps.size()),
+                        respond);
   }
   if (target.rfind("/api/replays/", 0) == 0) {
     // A finished game as JSON: configuration, players, every action and the result. A game still
@@ -376,16 +376,12 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
     std::optional<StoredRoom> stored;
     if (code) stored = ctx.journal->load(*code);
     if (!stored) {
-      return respond(text_response(
-          req, http::status::not_found, "application/json",
-          json{{"error", "no_such_replay"}, {"message", "no finished game with that code is kept"}}
-              .dump()));
+      return respond(replay_error(req, http::status::not_found, protocol::ErrorCode::kNoSuchReplay,
+                                  "no finished game with that code is kept"));
     }
     if (!stored->finished() && !ctx.config.test_mode) {
-      return respond(text_response(
-          req, http::status::conflict, "application/json",
-          json{{"error", "still_playing"}, {"message", "the replay is ready when the game ends"}}
-              .dump()));
+      return respond(replay_error(req, http::status::conflict, protocol::ErrorCode::kStillPlaying,
+                                  "the replay is ready when the game ends"));
     }
     auto res =
         text_response(req, http::status::ok, "application/json",
@@ -460,8 +456,8 @@ template <class Stream>
 void HttpSession<Stream>::run() {
   boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     if constexpr (kTls<Stream>) {
-      beast::get_lowest_layer(self->stream_).expires_after(
-          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      beast::get_lowest_layer(self->stream_)
+          .expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
               std::chrono::duration<double>(self->ctx_.config.handshake_timeout_s)));
       self->stream_.async_handshake(boost::asio::ssl::stream_base::server,
                                     beast::bind_front_handler(&HttpSession::on_handshake, self));
