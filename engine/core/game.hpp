@@ -13,6 +13,7 @@
 #include "engine/core/action.hpp"
 #include "engine/core/options.hpp"
 #include "engine/core/rng.hpp"
+#include "engine/core/schema.hpp"
 #include "engine/core/state.hpp"
 #include "engine/core/types.hpp"
 
@@ -50,6 +51,9 @@ class Game {
   // Card notation, used for the test-mode deck order and in views and events.
   virtual std::string card_code(Card card) const = 0;
   virtual std::optional<Card> parse_card(std::string_view code) const = 0;
+
+  // The shape of the game's view, moves and events, in the game's own words (see schema.hpp).
+  virtual schema::GameSchema schema() const = 0;
 
   // Actions as clients send them: a JSON object with a "move" field. The system's timeout is
   // {"move": "timeout", "window": id} for every game.

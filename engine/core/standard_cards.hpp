@@ -14,6 +14,11 @@
 
 namespace campfire::standard {
 
+// How the cards are written, for the games' pages and schemas.
+inline constexpr const char* kCardsNote =
+    "A card is written rank then suit: ranks 2 to 9, T (ten), J, Q, K and A; suits C (clubs), D "
+    "(diamonds), H (hearts) and S (spades). The jokers are X1 and X2.";
+
 enum Suit : int { kClubs = 0, kDiamonds = 1, kHearts = 2, kSpades = 3 };
 inline constexpr int kJack = 11;
 inline constexpr int kQueen = 12;

@@ -1,4 +1,5 @@
 #include "engine/fib_fibonacci/fib_fibonacci.hpp"
+#include "engine/fib_fibonacci/fib_fibonacci_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1055,6 +1056,7 @@ class FibGame final : public Game {
                                       std::move(deck), rng);
   }
 
+  schema::GameSchema schema() const override { return game_schema(*this); }
   std::string card_code(Card c) const override { return sc::code(c); }
 
   std::optional<Card> parse_card(std::string_view code) const override {

@@ -1,4 +1,5 @@
 #include "engine/naked_gibbon/naked_gibbon.hpp"
+#include "engine/naked_gibbon/naked_gibbon_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1403,6 +1404,7 @@ class NakedGibbonGame final : public Game {
     return std::make_unique<NakedGibbonState>(seats, config(o), std::move(deck_top_first), rng);
   }
 
+  schema::GameSchema schema() const override { return game_schema(*this); }
   std::string card_code(Card c) const override { return standard::code(c); }
   std::optional<Card> parse_card(std::string_view s) const override { return standard::parse(s); }
 

@@ -1,4 +1,5 @@
 #include "engine/pinocchio/pinocchio.hpp"
+#include "engine/pinocchio/pinocchio_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -454,6 +455,7 @@ class PinocchioGame final : public Game {
     return std::make_unique<PinocchioState>(seats, o.get_int("startSeat"), std::move(deck));
   }
 
+  schema::GameSchema schema() const override { return game_schema(*this); }
   std::string card_code(Card c) const override { return item_code(c); }
 
   std::optional<Card> parse_card(std::string_view code) const override {

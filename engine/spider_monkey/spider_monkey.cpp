@@ -1,4 +1,5 @@
 #include "engine/spider_monkey/spider_monkey.hpp"
+#include "engine/spider_monkey/spider_monkey_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1160,6 +1161,7 @@ class SpiderMonkeyGame final : public Game {
     return std::make_unique<SpiderMonkeyState>(seats, c, deck, rng);
   }
 
+  schema::GameSchema schema() const override { return game_schema(*this); }
   std::string card_code(Card c) const override { return sc::code(c); }
 
   std::optional<Card> parse_card(std::string_view code) const override {

@@ -1,4 +1,5 @@
 #include "engine/tricky_tribes/tricky_tribes.hpp"
+#include "engine/tricky_tribes/tricky_tribes_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1370,6 +1371,7 @@ class TrickyTribesGame final : public Game {
     return std::make_unique<TrickyTribesState>(config_from(o, seats), std::move(deck), rng);
   }
 
+  schema::GameSchema schema() const override { return game_schema(*this); }
   std::string card_code(Card c) const override { return st::code(c); }
   std::optional<Card> parse_card(std::string_view code) const override { return st::parse(code); }
 
