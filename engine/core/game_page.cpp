@@ -295,9 +295,9 @@ std::string game_page(const Game& game) {
   out << "# " << info.name << "\n\n";
   std::string folder = info.id;
   std::replace(folder.begin(), folder.end(), '-', '_');
-  out << "<!-- Made from the game's declaration in engine/" << folder << "/"
-      << " by `make game-pages`; a test keeps it equal. Change the declaration, not this page. "
-         "-->\n\n";
+  out << "<!-- Made from the game's declaration, engine/" << folder << "/" << folder
+      << "_schema.cpp, by `make game-pages`; a test keeps it equal. Change the declaration, not "
+         "this page. -->\n\n";
   out << info.summary << " " << info.min_seats << " to " << info.max_seats << " players; game id "
       << code(info.id) << ".\n\n";
   out << "This page describes what " << info.name

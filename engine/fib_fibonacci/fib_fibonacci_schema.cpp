@@ -92,9 +92,10 @@ schema::GameSchema game_schema(const Game& game) {
           "The table drawn as columns: each joker base with its two openings."),
       field("sideArea", array(card(), 0, kMaxSide), "The 7s and 8s paired into the side area."),
       field("passes", integer(0, 2), "Passes in a row."),
-      field("dryRepeats", integer(0, 3),
-            "How often the current position has come up with the draw pile empty (the third "
-            "time ends the game)."),
+      optional("dryRepeats", integer(0, 3),
+               "How often the current position has come up with the draw pile empty (the third "
+               "time ends the game). A spectator, who cannot see the hands, cannot tell.",
+               "to a seated player"),
       optional("hand", array(card(), 0, kDeckSize), "Your hand.", "to a seated player"),
       field("lastPlay",
             or_null(object({

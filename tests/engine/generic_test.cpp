@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,6 +14,8 @@
 
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "engine/core/schema.hpp"
+#include "tests/engine/schema_check.hpp"
 #include "tests/engine/test_support.hpp"
 
 namespace campfire {
@@ -550,6 +553,31 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
   }
 
   // One seeded random playout; deep checks run on every step when `deep`, else on a sample.
+  // The game's JSON Schema (/api/games/<id>/schema), made once per game.
+  const testing::SchemaCheck& schema_check() const {
+    static std::map<const Game*, testing::SchemaCheck> checks;
+    auto it = checks.find(&game());
+    if (it == checks.end()) {
+      it = checks.emplace(&game(), testing::SchemaCheck(schema::to_json_schema(game()))).first;
+    }
+    return it->second;
+  }
+
+  // Every viewer's view and every seat's legal moves match the game's schema.
+  void check_schema(const State& s) {
+    for (Seat v = kSpectator; v < s.seats(); ++v) {
+      const auto wrong = schema_check().check(s.view(v), "view");
+      ASSERT_FALSE(wrong.has_value())
+          << "viewer " << v << "'s view is outside the schema: " << *wrong;
+    }
+    for (Seat seat = 0; seat < s.seats(); ++seat) {
+      for (const Action& a : s.legal_actions(seat)) {
+        const auto wrong = schema_check().check(game().action_to_json(a), "action");
+        ASSERT_FALSE(wrong.has_value()) << "a legal move outside the schema: " << *wrong;
+      }
+    }
+  }
+
   void playout(std::uint64_t seed, bool deep, LeakStats& stats) {
     Match m = new_match(seed);
     if (HasFailure()) return;
@@ -567,6 +595,7 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
       const State& s = m.state();
       check_step_invariants(s, deck);
       if (s.over()) {
+        check_schema(s);
         if (deep || rng.below(10) == 0) {
           check_actions(s, rng);
           check_views(s, rng, stats);
@@ -606,11 +635,16 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
       if (step == static_cast<int>(replay_at)) check_replay(m);
       if (HasFailure()) return;
 
+      check_schema(s);
+      if (HasFailure()) return;
+
       Events ev;
       auto err = m.apply(seat, a, ev);
       ++stats.steps;
       ASSERT_FALSE(err.has_value()) << "chosen action refused: " << err->message;
       for (const Event& e : ev.list()) {
+        const auto wrong = schema_check().check(e.body, "event");
+        ASSERT_FALSE(wrong.has_value()) << "an event outside the game's schema: " << *wrong;
         ASSERT_TRUE(e.body.contains("type") && e.body["type"].is_string()) << e.body.dump();
         ASSERT_TRUE(e.body.contains("text") && e.body["text"].is_string()) << e.body.dump();
         EXPECT_TRUE(e.to.everyone || !e.to.seats.empty()) << "an event addressed to nobody";
