@@ -1,5 +1,5 @@
 # Campfire: `make run` and `make test` are all a fresh Debian bookworm machine needs.
-.PHONY: all deps build test test-asan fuzz run bench arena format clean container-deps container-test
+.PHONY: all deps build test test-asan fuzz run bench arena format clean container-deps container-test game-pages
 
 # Share the compiler cache between checkouts of this tree (paths are made relative to it).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -19,6 +19,11 @@ FUZZ_SMOKE_SECONDS ?= 10
 test: build
 	ctest --preset default
 	FUZZ_FRESH=1 scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+# Writes protocol/games/<id>.md anew from each game's declaration in the engine (a test fails
+# while a committed page differs from it).
+game-pages: build
+	CAMPFIRE_WRITE_GAME_PAGES=1 ./build/default/tests/campfire_engine_tests --gtest_filter='GamePages.*'
 
 # Long fuzzing runs: every libFuzzer target for FUZZ_SECONDS each (clang, ASan, UBSan).
 FUZZ_SECONDS ?= 600

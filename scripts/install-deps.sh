@@ -13,9 +13,10 @@ packages=(
 # stage); the default also brings the test tools: clang for the fuzz targets, chromium with
 # node for the browser client's tests (a node that brings its own npm is kept as it is), tmux,
 # in which the terminal client's tests run it full screen, redis-server for the cluster's
-# tests (each starts its own), and pngquant, which keeps the README's screenshots small.
+# tests (each starts its own), pngquant, which keeps the README's screenshots small, and
+# python3-jsonschema, which checks the games' JSON Schemas.
 if [[ "${CAMPFIRE_DEPS:-all}" != "build" ]]; then
-  packages+=(clang libclang-rt-14-dev chromium tmux redis-server pngquant)
+  packages+=(clang libclang-rt-14-dev chromium tmux redis-server pngquant python3-jsonschema)
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 fi
 
