@@ -37,15 +37,6 @@ struct Node {
   }
 };
 
-// 1 for the best place, 0 for the last; tied seats share the places they cover.
-double reward(const Result& r, Seat me, int seats) {
-  if (r.places.empty() || seats < 2) return 0.5;
-  const int place = r.places[static_cast<std::size_t>(me)];
-  const auto tied = std::count(r.places.begin(), r.places.end(), place);
-  const double mean_place = place + (static_cast<double>(tied) - 1) / 2;
-  return (seats - mean_place) / (seats - 1);
-}
-
 std::uint64_t view_key(const State& s, Seat me) {
   std::string text;
   if (!s.view_text(me, text)) text = s.view(me).dump();
@@ -193,8 +184,8 @@ class Search {
       }
       s.apply(seat, a, none);
     }
-    const double value =
-        s.over() ? reward(s.result(), root_.seat, s.seats()) : model_->estimate(s, root_.seat);
+    const double value = s.over() ? model_->final_value(s.result(), root_.seat, s.seats())
+                                  : model_->estimate(s, root_.seat);
     for (auto& [node, edge] : path) {
       ++node->edges[edge].visits;
       node->edges[edge].reward += value;

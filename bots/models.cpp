@@ -1,6 +1,9 @@
 #include "bots/models.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bots/reading.hpp"
@@ -8,8 +11,21 @@
 #include "engine/naked_gibbon/naked_gibbon.hpp"
 #include "engine/pinocchio/pinocchio.hpp"
 #include "engine/spider_monkey/spider_monkey.hpp"
+#include "engine/tricky_tribes/tricky_tribes.hpp"
 
 namespace campfire::bots {
+
+double place_value(const Result& r, Seat me, int seats) {
+  if (r.places.empty() || seats < 2) return 0.5;
+  const int place = r.places[static_cast<std::size_t>(me)];
+  const auto tied = std::count(r.places.begin(), r.places.end(), place);
+  const double mean_place = place + (static_cast<double>(tied) - 1) / 2;
+  return (seats - mean_place) / (seats - 1);
+}
+
+double GameModel::final_value(const Result& result, Seat me, int seats) const {
+  return place_value(result, me, seats);
+}
 
 namespace {
 
@@ -93,10 +109,28 @@ class PinocchioModel final : public GameModel {
 };
 
 // Tricky Tribes plays many rounds to a target: a playout stops when the round ends and the
-// position is worth the lead in points (totals plus what each stack holds now).
+// position is judged by how far each side still is from the target.
+//
+// Only number and colour matter in this game, never the suit: two cards of one colour and value
+// are the same move, so the search considers one of them and spends its playouts on the others.
 class TrickyTribesModel final : public GameModel {
  public:
-  void prepare(const Situation& root) override { round_ = root.view["round"].get<int>(); }
+  void prepare(const Situation& root) override {
+    round_ = root.view["round"].get<int>();
+    target_ = root.view.contains("target") ? root.view["target"].get<int>() : 0;
+  }
+  bool allowed(const Situation& root, const Action& move) const override {
+    if (!carries_card(move)) return true;
+    for (const Action& earlier : root.legal) {
+      if (earlier == move) return true;
+      if (carries_card(earlier) && earlier.kind == move.kind &&
+          (move.kind != tricky_tribes::kLead || earlier.arg(1) == move.arg(1)) &&
+          same_worth(static_cast<Card>(earlier.arg(0)), static_cast<Card>(move.arg(0)))) {
+        return false;
+      }
+    }
+    return true;
+  }
   bool stop(const json& view) const override { return view["round"].get<int>() != round_; }
   double estimate(const State& state, Seat me) const override {
     const json v = state.view(me);
@@ -111,11 +145,30 @@ class TrickyTribesModel final : public GameModel {
         best_other = std::max(best_other, totals[static_cast<std::size_t>(side(s))].get<int>());
     }
     if (best_other == -1000) return 0.5;
-    return 1.0 / (1.0 + std::exp(-(mine - best_other) / 4.0));
+    if (target_ <= 0) return 1.0 / (1.0 + std::exp(-(mine - best_other) / 4.0));
+    // A race to the target: what counts is the points each side still needs, and a lead counts
+    // for more the nearer the end (a round moves a total by a few points either way).
+    const double need_me = std::max(0, target_ - mine);
+    const double need_other = std::max(0, target_ - best_other);
+    const double scale = 2.0 + 0.15 * (need_me + need_other);
+    return 1.0 / (1.0 + std::exp(-(need_other - need_me) / scale));
   }
 
  private:
+  static bool carries_card(const Action& a) {
+    return a.kind == tricky_tribes::kLead || a.kind == tricky_tribes::kRespond ||
+           a.kind == tricky_tribes::kTrim || a.kind == tricky_tribes::kDiscard;
+  }
+  static bool same_worth(Card a, Card b) {
+    if (standard::is_joker(a) || standard::is_joker(b)) {
+      return standard::is_joker(a) && standard::is_joker(b);
+    }
+    return standard::is_red(a) == standard::is_red(b) &&
+           tricky_tribes::card_value(a) == tricky_tribes::card_value(b);
+  }
+
   int round_ = 0;
+  int target_ = 0;
 };
 
 // Naked Gibbon: the first gibbon to burn its tail loses. A playout stops after a few turns; the
@@ -224,8 +277,46 @@ class FibFibonacciModel final : public GameModel {
 //
 // A bot slaps only a card it remembers to match, and calls only when it believes its line is low
 // (the search then decides whether it should).
+//
+// Two players' sums decide the game, and one card more or less decides many: a playout is worth
+// mostly its place, and partly how far the seat's sum was below (or above) the others', so that
+// a line lost by one point counts for more than one lost by twenty.
+//
+// A sample deals the cards this seat has not seen at random, also into the slots another player
+// knows; but a player keeps the low cards it knows and swaps the high ones out as it draws lower
+// ones, so after a few turns a known card of theirs is more likely low. A sample is kept the less
+// often the higher the cards the others know in their own lines (and this seat does not), the
+// more so the more turns they have had to swap.
 class SpiderMonkeyModel final : public GameModel {
  public:
+  void prepare(const Situation& root) override {
+    const double seats = static_cast<double>(std::max<std::size_t>(1, root.view["lines"].size()));
+    settled_ = std::min(1.0, root.view["turns"].get<double>() / (3.0 * seats));
+    seen_.clear();
+    if (!root.recall.contains("known")) return;
+    for (const json& k : root.recall["known"]) {
+      seen_.emplace_back(k["seat"].get<Seat>(), k["slot"].get<int>());
+    }
+  }
+  double weight(const State& sample, Seat me) const override {
+    if (settled_ <= 0) return 1.0;
+    double w = 1.0;
+    for (Seat other = 0; other < sample.seats(); ++other) {
+      if (other == me) continue;
+      const json recall = sample.recall(other);
+      for (const json& k : recall["known"]) {
+        const std::pair<Seat, int> at{k["seat"].get<Seat>(), k["slot"].get<int>()};
+        if (at.first != other || std::find(seen_.begin(), seen_.end(), at) != seen_.end()) {
+          continue;
+        }
+        const auto card = standard::parse(k["card"].get<std::string>());
+        if (!card) continue;
+        const int points = spider_monkey::points(*card);
+        if (points > kKept) w *= std::exp(-settled_ * (points - kKept) / 4.0);
+      }
+    }
+    return w;
+  }
   double noise() const override { return 0; }
   bool allowed(const Situation& root, const Action& move) const override {
     if (move.kind == spider_monkey::kSlap) return spider_monkey_sure_slap(root, move);
@@ -234,6 +325,22 @@ class SpiderMonkeyModel final : public GameModel {
     }
     return true;
   }
+  double final_value(const Result& result, Seat me, int seats) const override {
+    const double place = place_value(result, me, seats);
+    if (result.scores.size() != static_cast<std::size_t>(seats)) return place;
+    const auto& sums = result.scores;
+    const double margin = ahead_of_others(seats, me, 6.0, [&](Seat s) {
+      return static_cast<double>(sums[static_cast<std::size_t>(s)] -
+                                 sums[static_cast<std::size_t>(me)]);
+    });
+    return 0.75 * place + 0.25 * margin;
+  }
+
+ private:
+  // Points up to which a known card is as likely kept as any other.
+  static constexpr int kKept = 6;
+  double settled_ = 0;
+  std::vector<std::pair<Seat, int>> seen_;  // slots whose card this seat knows
 };
 
 }  // namespace

@@ -42,6 +42,10 @@ class GameModel {
     (void)seats;
     return 2000;
   }
+  // The worth in [0, 1] for `me` of a finished game: by default its place alone (see
+  // place_value); a game whose final scores say how close a result was may blend them in, so
+  // that a playout which nearly won tells the search more than one lost by far.
+  virtual double final_value(const Result& result, Seat me, int seats) const;
   // The worth in [0, 1] for `me` of an unfinished state where a playout stopped.
   virtual double estimate(const State& state, Seat me) const {
     (void)state;
@@ -49,6 +53,9 @@ class GameModel {
     return 0.5;
   }
 };
+
+// 1 for the best place, 0 for the last; tied seats share the places they cover.
+double place_value(const Result& result, Seat me, int seats);
 
 // The model of a game (a neutral one for a game without its own).
 std::unique_ptr<GameModel> model_for(const Game& game);
