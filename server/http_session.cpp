@@ -11,9 +11,11 @@
 #include <boost/beast/websocket.hpp>
 #include <functional>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 
 #include "engine/core/registry.hpp"
+#include "engine/core/schema.hpp"
 #include "protocol/protocol.hpp"
 #include "server/game_replay.hpp"
 #include "server/rules_docs.hpp"
@@ -263,6 +265,19 @@ StringResponse replay_error(const Request& req, http::status status, protocol::E
   return json_response(req, status, {{"error", protocol::to_string(code)}, {"message", message}});
 }
 
+// The JSON Schema text of each game, made once.
+const std::string* game_schema(const std::string& id) {
+  static const std::unordered_map<std::string, std::string> texts = [] {
+    std::unordered_map<std::string, std::string> t;
+    for (const Game* g : Registry::builtin().games()) {
+      t.emplace(g->info().id, schema::to_json_schema(*g).dump());
+    }
+    return t;
+  }();
+  const auto it = texts.find(id);
+  return it == texts.end() ? nullptr : &it->second;
+}
+
 constexpr int kMaxReplaySteps = 100;
 constexpr int kDefaultReplaySteps = 40;
 
@@ -355,6 +370,19 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
           text_response(req, http::status::ok, "text/markdown; charset=utf-8", std::string(*page)));
     }
     return respond(json_error(req, http::status::not_found, "there is no game " + id));
+  }
+  constexpr std::string_view kSchema = "/schema";
+  if (target.starts_with(kGames) && target.ends_with(kSchema) &&
+      target.size() > kGames.size() + kSchema.size()) {
+    // A game's view, moves and events as JSON Schema (protocol/games/<id>.md in words).
+    const std::string id =
+        target.substr(kGames.size(), target.size() - kGames.size() - kSchema.size());
+    if (const std::string* text = game_schema(id)) {
+      return respond(text_response(req, http::status::ok, "application/schema+json", *text));
+    }
+    return respond(json_response(req, http::status::not_found,
+                                 {{"error", protocol::to_string(protocol::ErrorCode::kUnknownGame)},
+                                  {"message", "there is no game " + id}}));
   }
   if (target == "/api/rooms") {
     return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));

@@ -11,6 +11,7 @@
 
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "engine/core/schema.hpp"
 #include "tests/server/server_fixture.hpp"
 
 namespace campfire::server::testing {
@@ -555,6 +556,35 @@ TEST_F(ServerTest, RulesPages) {
   }
   std::tie(status, body) = http_get(port_, "/api/games/chess/rules");
   EXPECT_EQ(json::parse(body)["error"], "there is no game chess");
+}
+
+// Every game listed has its JSON Schema, exactly as the engine declares it.
+TEST_F(ServerTest, GameSchemas) {
+  const json games = json::parse(http_get(port_, "/api/games").second);
+  ASSERT_EQ(games.size(), Registry::builtin().games().size());
+  for (const json& g : games) {
+    const std::string id = g["id"];
+    SCOPED_TRACE(id);
+    const auto [status, body] = http_get(port_, "/api/games/" + id + "/schema");
+    ASSERT_EQ(status, 200);
+    const json schema = json::parse(body);
+    EXPECT_EQ(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    EXPECT_EQ(schema["title"], g["name"]);
+    for (const char* def : {"view", "action", "event", "card", "seat"}) {
+      EXPECT_TRUE(schema["$defs"].contains(def)) << "no $defs/" << def;
+    }
+    EXPECT_EQ(schema["$defs"]["seat"]["maximum"], g["maxSeats"].get<int>() - 1);
+    EXPECT_EQ(schema, schema::to_json_schema(*Registry::builtin().find(id)));
+  }
+  for (const char* path : {"/api/games/chess/schema", "/api/games/PINOCCHIO/schema",
+                           "/api/games/../schema"}) {
+    SCOPED_TRACE(path);
+    const auto [status, body] = http_get(port_, path);
+    EXPECT_EQ(status, 404);
+  }
+  const auto [status, body] = http_get(port_, "/api/games/chess/schema");
+  EXPECT_EQ(json::parse(body)["error"], "unknown_game");
+  EXPECT_EQ(http_get(port_, "/api/games//schema").first, 404);
 }
 
 }  // namespace
