@@ -1,0 +1,181 @@
+#include "protocol/merge_patch.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace campfire::protocol {
+
+namespace {
+
+constexpr std::size_t kNone = std::string_view::npos;
+constexpr int kMaxDepth = 64;
+
+bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::size_t skip_space(std::string_view s, std::size_t i) {
+  while (i < s.size() && space(s[i])) ++i;
+  return i;
+}
+
+// `s[i]` opens a string: the index just past its closing quote.
+std::size_t string_end(std::string_view s, std::size_t i) {
+  for (std::size_t k = i + 1; k < s.size(); ++k) {
+    if (s[k] == '\\') {
+      ++k;
+    } else if (s[k] == '"') {
+      return k + 1;
+    }
+  }
+  return kNone;
+}
+
+// The index just past the value that starts at `s[i]`, or kNone when it is cut short or its
+// brackets do not match.
+std::size_t value_end(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return kNone;
+  const char first = s[i];
+  if (first == '"') return string_end(s, i);
+  if (first == '{' || first == '[') {
+    char open[kMaxDepth];
+    int depth = 0;
+    for (std::size_t k = i; k < s.size(); ++k) {
+      const char c = s[k];
+      if (c == '"') {
+        k = string_end(s, k);
+        if (k == kNone) return kNone;
+        --k;
+      } else if (c == '{' || c == '[') {
+        if (depth == kMaxDepth) return kNone;
+        open[depth++] = c;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0 || open[depth - 1] != (c == '}' ? '{' : '[')) return kNone;
+        if (--depth == 0) return k + 1;
+      }
+    }
+    return kNone;
+  }
+  std::size_t k = i;
+  while (k < s.size() && !space(s[k]) && s[k] != ',' && s[k] != '}' && s[k] != ']') ++k;
+  return k;
+}
+
+struct Member {
+  std::string_view key;  // with its quotes, as written
+  std::string_view value;
+};
+
+bool is_object(std::string_view value) {
+  return !value.empty() && value.front() == '{';
+}
+
+// The members of `object`, the whole text of one object; false when it is not one.
+bool read_members(std::string_view object, std::vector<Member>& members) {
+  members.clear();
+  if (!is_object(object) || object.back() != '}') return false;
+  std::size_t i = skip_space(object, 1);
+  if (object[i] == '}') return i + 1 == object.size();
+  while (i < object.size() && object[i] == '"') {
+    const std::size_t key_end = string_end(object, i);
+    if (key_end == kNone) return false;
+    const std::string_view key = object.substr(i, key_end - i);
+    i = skip_space(object, key_end);
+    if (i >= object.size() || object[i] != ':') return false;
+    i = skip_space(object, i + 1);
+    const std::size_t end = value_end(object, i);
+    if (end == kNone || end == i) return false;
+    members.push_back({key, object.substr(i, end - i)});
+    i = skip_space(object, end);
+    if (i >= object.size()) return false;
+    if (object[i] == '}') return i + 1 == object.size();
+    if (object[i] != ',') return false;
+    i = skip_space(object, i + 1);
+  }
+  return false;
+}
+
+// True when `object` or an object inside it (not inside an array) has a member whose value is
+// null: such an object cannot be sent whole in a patch over something that is not an object.
+bool holds_null_member(std::string_view object, bool& ok) {
+  std::vector<Member> members;
+  if (!read_members(object, members)) {
+    ok = false;
+    return false;
+  }
+  for (const Member& m : members) {
+    if (m.value == "null") return true;
+    if (is_object(m.value) && holds_null_member(m.value, ok)) return true;
+    if (!ok) return false;
+  }
+  return false;
+}
+
+const Member* find(const std::vector<Member>& members, std::size_t guess, std::string_view key) {
+  // Both texts come from one writer, so a member is usually at the same place in both.
+  if (guess < members.size() && members[guess].key == key) return &members[guess];
+  for (const Member& m : members) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+void append_member(std::string& out, bool& first, std::string_view key, std::string_view value) {
+  if (!first) out += ',';
+  first = false;
+  out += key;
+  out += ':';
+  out += value;
+}
+
+// Appends the patch from object `before` to object `after`; false when none can say it.
+bool append_patch(std::string_view before, std::string_view after, std::string& out) {
+  std::vector<Member> old_members;
+  std::vector<Member> new_members;
+  if (!read_members(before, old_members) || !read_members(after, new_members)) return false;
+  out += '{';
+  bool first = true;
+  std::string nested;
+  for (std::size_t i = 0; i < new_members.size(); ++i) {
+    const Member& now = new_members[i];
+    const Member* was = find(old_members, i, now.key);
+    if (was != nullptr && was->value == now.value) continue;
+    if (now.value == "null") return false;
+    if (was != nullptr && is_object(was->value) && is_object(now.value)) {
+      nested.clear();
+      if (!append_patch(was->value, now.value, nested)) return false;
+      if (nested != "{}") append_member(out, first, now.key, nested);
+      continue;
+    }
+    if (is_object(now.value)) {
+      bool ok = true;
+      if (holds_null_member(now.value, ok) || !ok) return false;
+    }
+    append_member(out, first, now.key, now.value);
+  }
+  for (std::size_t i = 0; i < old_members.size(); ++i) {
+    if (find(new_members, i, old_members[i].key) == nullptr) {
+      append_member(out, first, old_members[i].key, "null");
+    }
+  }
+  out += '}';
+  return true;
+}
+
+std::string_view trimmed(std::string_view s) {
+  const std::size_t from = skip_space(s, 0);
+  std::size_t to = s.size();
+  while (to > from && space(s[to - 1])) --to;
+  return s.substr(from, to - from);
+}
+
+}  // namespace
+
+std::optional<std::string> merge_patch(std::string_view before, std::string_view after) {
+  std::string out;
+  out.reserve(128);
+  if (!append_patch(trimmed(before), trimmed(after), out)) return std::nullopt;
+  return out;
+}
+
+}  // namespace campfire::protocol

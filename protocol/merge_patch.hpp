@@ -1,0 +1,25 @@
+// JSON merge patches (RFC 7386) between two texts of the same object, for clients that ask for
+// state updates as patches. The server keeps the text of the last state each member received and
+// writes only what changed: members added or changed with their new text, nested objects as
+// patches of their own, removed members as null. Arrays and scalars are replaced whole, as the
+// RFC says.
+//
+// Both texts must come from one writer (the server's own, or nlohmann's dump()), so that a member
+// spelled the same way has the same key text and an unchanged value the same bytes. The texts are
+// scanned, never parsed into trees; a text that is not well-formed JSON gives no patch.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace campfire::protocol {
+
+// The patch that turns `before` into `after`, both JSON object texts: "{}" when they are equal.
+// Empty when a merge patch cannot say the change: `after` or `before` is not an object, a member
+// changes to null (a null in a patch removes the member), or a member that was not an object
+// becomes an object that holds a null member somewhere (applying it would drop that member).
+// The caller then sends the whole state.
+std::optional<std::string> merge_patch(std::string_view before, std::string_view after);
+
+}  // namespace campfire::protocol

@@ -1,0 +1,200 @@
+#include "protocol/merge_patch.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <iterator>
+#include <random>
+#include <string>
+
+namespace campfire::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+// What applying `patch` to `before` gives, by the RFC's own algorithm (nlohmann's merge_patch).
+json applied(const std::string& before, const std::string& patch) {
+  json target = json::parse(before);
+  target.merge_patch(json::parse(patch));
+  return target;
+}
+
+std::string patch_of(const json& before, const json& after) {
+  const auto patch = merge_patch(before.dump(), after.dump());
+  EXPECT_TRUE(patch.has_value()) << before.dump() << " -> " << after.dump();
+  return patch.value_or("");
+}
+
+TEST(MergePatch, EqualTextsNeedAnEmptyPatch) {
+  const json state = {{"version", 3}, {"view", {{"pile", {1, 2}}, {"phase", "play"}}}};
+  EXPECT_EQ(patch_of(state, state), "{}");
+}
+
+TEST(MergePatch, OnlyWhatChangedIsWritten) {
+  const json before = {{"version", 3},
+                       {"status", "playing"},
+                       {"view", {{"phase", "play"}, {"stacks", {14, 15}}, {"box", 0}}}};
+  json after = before;
+  after["version"] = 4;
+  after["view"]["stacks"] = {13, 15};
+  after["view"]["box"] = 1;
+  EXPECT_EQ(patch_of(before, after), R"({"version":4,"view":{"box":1,"stacks":[13,15]}})");
+  EXPECT_EQ(applied(before.dump(), patch_of(before, after)), after);
+}
+
+TEST(MergePatch, AddedAndRemovedMembers) {
+  const json before = {{"a", 1}, {"gone", "x"}, {"view", {{"old", true}, {"keep", 1}}}};
+  const json after = {{"a", 1}, {"new", {{"deep", {1, nullptr}}}}, {"view", {{"keep", 1}}}};
+  const std::string patch = patch_of(before, after);
+  EXPECT_EQ(patch, R"({"new":{"deep":[1,null]},"view":{"old":null},"gone":null})");
+  EXPECT_EQ(applied(before.dump(), patch), after);
+}
+
+TEST(MergePatch, ArraysAndScalarsAreReplacedWhole) {
+  const json before = {{"pile", {{{"by", 0}}, {{"by", 1}}}}, {"x", {{"a", 1}}}};
+  const json after = {{"pile", {{{"by", 0}}, {{"by", 2}}}}, {"x", 5}};
+  const std::string patch = patch_of(before, after);
+  EXPECT_EQ(patch, R"({"pile":[{"by":0},{"by":2}],"x":5})");
+  EXPECT_EQ(applied(before.dump(), patch), after);
+}
+
+TEST(MergePatch, WhatAPatchCannotSayGivesNone) {
+  // A member that becomes null: null in a patch removes the member instead.
+  EXPECT_FALSE(merge_patch(R"({"window":{"id":3}})", R"({"window":null})"));
+  // A scalar that becomes an object holding a null member: the null would be dropped.
+  EXPECT_FALSE(merge_patch(R"({"turn":1})", R"({"turn":{"seats":null}})"));
+  EXPECT_FALSE(merge_patch(R"({})", R"({"turn":{"a":{"b":null}}})"));
+  // Not objects.
+  EXPECT_FALSE(merge_patch("[1]", "[2]"));
+  EXPECT_FALSE(merge_patch(R"({"a":1})", "null"));
+  // A null inside an array is a value like any other.
+  EXPECT_EQ(merge_patch(R"({"players":[null]})", R"({"players":[null,{"seat":1}]})"),
+            R"({"players":[null,{"seat":1}]})");
+  // An object that was an object already is patched member by member, and may keep its nulls.
+  EXPECT_EQ(merge_patch(R"({"o":{"a":null,"b":1}})", R"({"o":{"a":null,"b":2}})"),
+            R"({"o":{"b":2}})");
+}
+
+TEST(MergePatch, MalformedTextsGiveNone) {
+  for (const char* bad : {"", "{", R"({"a")", R"({"a":})", R"({"a":1,})", R"({"a":[1}})",
+                          R"({"a":"x)", R"({"a":1}x)", R"({a:1})"}) {
+    EXPECT_FALSE(merge_patch(R"({"a":1})", bad)) << bad;
+    EXPECT_FALSE(merge_patch(bad, R"({"a":1})")) << bad;
+  }
+}
+
+TEST(MergePatch, SpacesAndEscapesAreRead) {
+  const json before = {{"say", "a \"quoted\" {word}"}, {"k\"ey", {{"x", "]"}}}};
+  json after = before;
+  after["k\"ey"]["x"] = "}";
+  EXPECT_EQ(applied(before.dump(2), merge_patch(before.dump(2), after.dump(2)).value()), after);
+  EXPECT_EQ(merge_patch(before.dump(), after.dump()), R"({"k\"ey":{"x":"}"}})");
+}
+
+// A reference answer on trees: can a merge patch turn `before` into `after`?
+bool holds_null_member(const json& object) {
+  for (const auto& [key, value] : object.items()) {
+    if (value.is_null() || (value.is_object() && holds_null_member(value))) return true;
+  }
+  return false;
+}
+
+bool expressible(const json& before, const json& after) {
+  for (const auto& [key, value] : after.items()) {
+    const auto was = before.find(key);
+    if (was != before.end() && *was == value) continue;
+    if (value.is_null()) return false;
+    if (was != before.end() && was->is_object() && value.is_object()) {
+      if (!expressible(*was, value)) return false;
+    } else if (value.is_object() && holds_null_member(value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+class Shaker {
+ public:
+  explicit Shaker(unsigned seed) : rng_(seed) {}
+
+  json value(int depth) {
+    switch (pick(depth > 0 ? 8 : 5)) {
+      case 0:
+        return nullptr;
+      case 1:
+        return pick(2) == 1;
+      case 2:
+        return pick(1000) - 500;
+      case 3:
+        return kWords[pick(std::size(kWords))];
+      case 4:
+        return 0.5 * pick(9);
+      case 5:
+      case 6:
+        return object(depth - 1);
+      default: {
+        json a = json::array();
+        for (int i = pick(4); i > 0; --i) a.push_back(value(depth - 1));
+        return a;
+      }
+    }
+  }
+
+  json object(int depth) {
+    json o = json::object();
+    for (int i = pick(5); i > 0; --i) o[kKeys[pick(std::size(kKeys))]] = value(depth);
+    return o;
+  }
+
+  // `o` with some members changed, removed, added, and its objects changed the same way.
+  json change(const json& o, int depth) {
+    json out = json::object();
+    for (const auto& [key, v] : o.items()) {
+      const int roll = pick(10);
+      if (roll == 0) continue;
+      if (roll <= 2) {
+        out[key] = value(depth);
+      } else if (v.is_object() && roll <= 5) {
+        out[key] = change(v, depth - 1);
+      } else {
+        out[key] = v;
+      }
+    }
+    for (int i = pick(3); i > 0; --i) out[kKeys[pick(std::size(kKeys))]] = value(depth);
+    return out;
+  }
+
+ private:
+  static constexpr const char* kWords[] = {"", "play", "a\"b", "x\\y", "é", "{]", "\n"};
+  static constexpr const char* kKeys[] = {"a", "b", "view", "pile", "k\"q", "ü", "turn"};
+
+  int pick(std::size_t n) { return static_cast<int>(rng_() % n); }
+
+  std::mt19937 rng_;
+};
+
+TEST(MergePatch, AppliedPatchesGiveTheNewTextAndOnlyImpossibleOnesAreRefused) {
+  Shaker shaker(20261124);
+  int patched = 0;
+  int refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const json before = shaker.object(3);
+    const json after = shaker.change(before, 3);
+    const auto patch = merge_patch(before.dump(), after.dump());
+    ASSERT_EQ(patch.has_value(), expressible(before, after))
+        << before.dump() << " -> " << after.dump();
+    if (!patch) {
+      ++refused;
+      continue;
+    }
+    ++patched;
+    ASSERT_EQ(applied(before.dump(), *patch), after) << before.dump() << " + " << *patch;
+    ASSERT_LE(patch->size(), after.dump().size() + before.dump().size()) << *patch;
+  }
+  // Both outcomes must have been tried, or the loop proved little.
+  EXPECT_GT(patched, 1000);
+  EXPECT_GT(refused, 100);
+}
+
+}  // namespace
+}  // namespace campfire::protocol
