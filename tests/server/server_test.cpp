@@ -576,8 +576,8 @@ TEST_F(ServerTest, GameSchemas) {
     EXPECT_EQ(schema["$defs"]["seat"]["maximum"], g["maxSeats"].get<int>() - 1);
     EXPECT_EQ(schema, schema::to_json_schema(*Registry::builtin().find(id)));
   }
-  for (const char* path : {"/api/games/chess/schema", "/api/games/PINOCCHIO/schema",
-                           "/api/games/../schema"}) {
+  for (const char* path :
+       {"/api/games/chess/schema", "/api/games/PINOCCHIO/schema", "/api/games/../schema"}) {
     SCOPED_TRACE(path);
     const auto [status, body] = http_get(port_, path);
     EXPECT_EQ(status, 404);
