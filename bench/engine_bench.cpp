@@ -1,5 +1,5 @@
 // Engine micro-benchmarks for every registered game: random-playout throughput (legal_actions +
-// apply), one seat's view built and serialised (as the server serialises it), state clone, and
+// apply), one seat's view written as text (as the room writes it), state clone, and
 // replay from a saved log.
 #include <benchmark/benchmark.h>
 
@@ -7,7 +7,6 @@
 
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
-#include "protocol/json_text.hpp"
 
 namespace campfire {
 namespace {
@@ -75,8 +74,9 @@ void view(benchmark::State& st, const Game* g, int seats) {
   const Match m = midgame(*g, seats);
   Seat seat = 0;
   for (auto _ : st) {
-    // Serialised as the server serialises every frame.
-    std::string text = protocol::json_text(m.state().view(seat));
+    // Written as text, as the room writes it into every state frame.
+    std::string text;
+    m.state().view_text(seat, text);
     benchmark::DoNotOptimize(text);
     seat = (seat + 1) % seats;
   }

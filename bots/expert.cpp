@@ -39,7 +39,7 @@ struct Node {
 
 std::uint64_t view_key(const State& s, Seat me) {
   std::string text;
-  if (!s.view_text(me, text)) text = s.view(me).dump();
+  s.view_text(me, text);
   return std::hash<std::string>{}(text);
 }
 

@@ -518,7 +518,7 @@ std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* le
     view = "null";
   } else {
     const Seat viewer = seat >= 0 ? seat : kSpectator;
-    if (!st.view_text(viewer, view)) protocol::append_json(st.view(viewer), view);
+    st.view_text(viewer, view);
   }
   const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
   std::string out;

@@ -24,13 +24,31 @@ std::vector<int> Result::places_descending(const std::vector<int>& values) {
   return places_by(values, false);
 }
 
-json Result::to_json() const {
-  json j = {{"winners", winners}, {"losers", losers}, {"places", places}};
-  if (!scores.empty()) j["scores"] = scores;
-  return j;
+void Result::write(ViewWriter& out) const {
+  out.begin_object();
+  out.key("losers").array(losers);
+  out.key("places").array(places);
+  if (!scores.empty()) out.key("scores").array(scores);
+  out.key("winners").array(winners);
+  out.end_object();
 }
 
-bool State::view_text(Seat, std::string&) const { return false; }
+json Result::to_json() const {
+  TreeWriter tree;
+  write(tree);
+  return tree.take();
+}
+
+json State::view(Seat viewer) const {
+  TreeWriter tree;
+  write_view(viewer, tree);
+  return tree.take();
+}
+
+void State::view_text(Seat viewer, std::string& out) const {
+  TextWriter text(out);
+  write_view(viewer, text);
+}
 
 void State::after_redeal(Rng&) {}
 

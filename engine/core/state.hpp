@@ -13,6 +13,7 @@
 #include "engine/core/event.hpp"
 #include "engine/core/rng.hpp"
 #include "engine/core/types.hpp"
+#include "engine/core/view_writer.hpp"
 
 namespace campfire {
 
@@ -33,6 +34,7 @@ struct Result {
   std::vector<Seat> losers;
   std::vector<int> places;  // places[seat]: 1 for the best, equal for tied seats
   std::vector<int> scores;  // per seat, where the game keeps score
+  void write(ViewWriter& out) const;
   json to_json() const;
   // Places from per-seat numbers where lower is better (noses, penalty points).
   static std::vector<int> places_ascending(const std::vector<int>& values);
@@ -56,13 +58,9 @@ class State {
   // Words for an action as it would be offered now ("challenge Bella's Red Trousers").
   virtual std::string describe(Seat seat, const Action& action) const = 0;
   // The viewer's picture of the game, built from an allow-list of what that seat (or a
-  // spectator) may see. Hidden cards are named by position, never by identity.
-  virtual json view(Seat viewer) const = 0;
-  // The same view as JSON text, appended to `out`: exactly the bytes of view(viewer).dump().
-  // Games whose views are large or built often write it directly (see JsonOut) and return true;
-  // the default returns false and writes nothing, and the caller serialises view() itself. The
-  // generic engine tests hold every game that writes text to byte equality with view().
-  virtual bool view_text(Seat viewer, std::string& out) const;
+  // spectator) may see. Hidden cards are named by position, never by identity. Written once
+  // here; view() and view_text() are its two forms.
+  virtual void write_view(Seat viewer, ViewWriter& out) const = 0;
   // The move a turn timer plays for a seat that let its time run out; by default the first
   // legal action. Games with a rule for it override.
   virtual Action fallback_action(Seat seat) const;
@@ -93,6 +91,9 @@ class State {
   virtual json recall(Seat viewer) const;
 
   // --- The checked entry points -------------------------------------------------------------
+  // The view as a tree, and as JSON text appended to `out` (what the room sends).
+  json view(Seat viewer) const;
+  void view_text(Seat viewer, std::string& out) const;
   // The complete list of actions `seat` may send now (empty when it need not act).
   std::vector<Action> legal_actions(Seat seat) const;
   void legal_actions(Seat seat, std::vector<Action>& out) const;

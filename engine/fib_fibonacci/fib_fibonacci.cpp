@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -243,100 +244,112 @@ class FibState final : public StateBase<FibState> {
     }
   }
 
-  json view(Seat viewer) const override {
-    // Built for every seat after every move, so values go straight into their containers:
-    // initializer lists would build every pair as an array first and copy it once more.
-    // Runs and bases are named by their position in these arrays.
+  // Runs and bases are named by their position in their arrays.
+  void write_view(Seat viewer, ViewWriter& w) const override {
+    const auto cards = [&](const auto& cs) {
+      w.begin_array();
+      for (Card c : cs) w.value(sc::code(c));
+      w.end_array();
+    };
     std::array<int, kMaxRuns> capped_by{};
     capped_by.fill(-1);
-    json bases = json::array();
-    auto& base_list = bases.get_ref<json::array_t&>();
-    base_list.reserve(bases_.size());
     for (std::size_t i = 0; i < bases_.size(); ++i) {
-      const Base& b = bases_[i];
-      if (b.restart) capped_by[b.caps] = static_cast<int>(i);
-      json entry = json::object();
-      auto& o = entry.get_ref<json::object_t&>();
-      o.emplace("card", sc::code(b.card));
-      o.emplace("role", b.restart ? "restart" : "joker");
-      o.emplace("caps", b.restart ? json(b.caps) : json(nullptr));
-      base_list.push_back(std::move(entry));
+      if (bases_[i].restart) capped_by[bases_[i].caps] = static_cast<int>(i);
     }
-    json runs = json::array();
-    auto& run_list = runs.get_ref<json::array_t&>();
-    run_list.reserve(runs_.size());
+    w.begin_object();
+    w.member("phase", over_ ? "over" : "turn");
+    w.key("current");
+    if (over_) {
+      w.null();
+    } else {
+      w.value(current_);
+    }
+    w.member("game", game_no_ + 1);
+    w.member("seriesGames", series_games_);
+    w.key("gamesWon").array(games_won_);
+    w.member("dealer", dealer_);
+    w.member("turn", turns_ + 1);
+    w.member("turnLimit", turn_limit_);
+    w.member("drawPile", pile_.size());
+    w.key("handCounts").begin_array().value(hands_[0].size()).value(hands_[1].size()).end_array();
+    w.member("tableEmpty", table_empty());
+    w.key("bases").begin_array();
+    for (const Base& b : bases_) {
+      w.begin_object();
+      w.member("card", sc::code(b.card));
+      w.member("role", b.restart ? "restart" : "joker");
+      w.key("caps");
+      if (b.restart) {
+        w.value(b.caps);
+      } else {
+        w.null();
+      }
+      w.end_object();
+    }
+    w.end_array();
+    w.key("runs").begin_array();
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       const Run& r = runs_[i];
-      json cards = json::array();
-      json values = json::array();
-      auto& card_list = cards.get_ref<json::array_t&>();
-      auto& value_list = values.get_ref<json::array_t&>();
-      card_list.reserve(r.length);
-      value_list.reserve(r.length);
-      for (int k = 0; k < r.length; ++k) {
-        card_list.emplace_back(sc::code(r.cards[k]));
-        value_list.emplace_back(r.values[k]);
+      w.begin_object();
+      w.key("base");
+      if (r.base == kFloating) {
+        w.null();
+      } else {
+        w.value(r.base);
       }
-      json run = json::object();
-      auto& o = run.get_ref<json::object_t&>();
-      o.emplace("base", r.base == kFloating ? json(nullptr) : json(r.base));
-      o.emplace("opening", side_name(r.side));
-      o.emplace("cards", std::move(cards));
-      o.emplace("values", std::move(values));
-      o.emplace("closed", r.closed());
-      o.emplace("cappedBy", capped_by[i] < 0 ? json(nullptr) : json(capped_by[i]));
-      if (r.length >= 2 && !r.capped)
-        o.emplace("next", r.values[r.length - 1] + r.values[r.length - 2]);
-      run_list.push_back(std::move(run));
+      w.member("opening", side_name(r.side));
+      w.key("cards");
+      cards(std::span(r.cards.data(), r.length));
+      w.key("values").array(std::span(r.values.data(), r.length));
+      w.member("closed", r.closed());
+      w.key("cappedBy");
+      if (capped_by[i] < 0) {
+        w.null();
+      } else {
+        w.value(capped_by[i]);
+      }
+      if (r.length >= 2 && !r.capped) {
+        w.member("next", r.values[r.length - 1] + r.values[r.length - 2]);
+      }
+      w.end_object();
     }
-    json side = json::array();
-    for (Card c : side_) side.push_back(sc::code(c));
-    json hand_counts = json::array();
-    hand_counts.push_back(hands_[0].size());
-    hand_counts.push_back(hands_[1].size());
-    json v = json::object();
-    v["phase"] = over_ ? "over" : "turn";
-    v["current"] = over_ ? json(nullptr) : json(current_);
-    v["game"] = game_no_ + 1;
-    v["seriesGames"] = series_games_;
-    v["gamesWon"] = games_won_;
-    v["dealer"] = dealer_;
-    v["turn"] = turns_ + 1;
-    v["turnLimit"] = turn_limit_;
-    v["drawPile"] = pile_.size();
-    v["handCounts"] = std::move(hand_counts);
-    v["tableEmpty"] = table_empty();
-    v["bases"] = std::move(bases);
-    v["runs"] = std::move(runs);
-    v["columns"] = columns();
-    v["sideArea"] = std::move(side);
-    v["passes"] = passes_;
+    w.end_array();
+    write_columns(w);
+    w.key("sideArea");
+    cards(side_);
+    w.member("passes", passes_);
     if (viewer >= 0 && viewer < kPlayers) {
       // FF-20: a player can work out both hands once the pile is dry, a spectator cannot, so
       // only the players see how often the position has come up.
-      v["dryRepeats"] = dry_repeats_;
-      json hand = json::array();
-      for (Card c : hands_[viewer]) hand.push_back(sc::code(c));
-      v["hand"] = std::move(hand);
+      w.member("dryRepeats", dry_repeats_);
+      w.key("hand");
+      cards(hands_[viewer]);
     }
-    v["lastPlay"] = last_play_json();
+    w.key("lastPlay");
+    write_last_play(w);
+    w.key("pairChance");
     if (pair_chance_ != kNoCard && !over_) {
-      json chance = json::object();
-      chance["seat"] = current_;
-      chance["card"] = sc::code(pair_chance_);
-      chance["partner"] = sc::code(pair_partner(pair_chance_));
-      v["pairChance"] = std::move(chance);
+      w.begin_object();
+      w.member("seat", current_);
+      w.member("card", sc::code(pair_chance_));
+      w.member("partner", sc::code(pair_partner(pair_chance_)));
+      w.end_object();
     } else {
-      v["pairChance"] = nullptr;
+      w.null();
     }
     if (last_ending_ != Ending::kNone) {
-      json last = json::object();
-      last["winner"] = last_winner_ < 0 ? json(nullptr) : json(last_winner_);
-      last["ending"] = ending_code(last_ending_);
-      v["lastGame"] = std::move(last);
+      w.key("lastGame").begin_object();
+      w.key("winner");
+      if (last_winner_ < 0) {
+        w.null();
+      } else {
+        w.value(last_winner_);
+      }
+      w.member("ending", ending_code(last_ending_));
+      w.end_object();
     }
-    if (over_) v["result"] = result().to_json();
-    return v;
+    if (over_) result().write(w.key("result"));
+    w.end_object();
   }
 
   // No timer is named by the rules; a player out of time draws, or passes, or makes the first
@@ -928,12 +941,13 @@ class FibState final : public StateBase<FibState> {
   // The table as columns a person can follow: for every joker, the runs on each side in order
   // (each run but the last is capped by the restart base that starts the next); a floating run
   // (its base went to a refill) starts a column of its own.
-  json columns() const {
-    json cols = json::array();
-    auto chain = [&](int run) {
-      json items = json::array();
+  // Each joker base with the chains of runs on its openings A and B (a capped run continues
+  // in the run on its restart 6), then every floating run on its own.
+  void write_columns(ViewWriter& w) const {
+    const auto chain = [&](int run) {
+      w.begin_array();
       while (run >= 0) {
-        items.push_back(run);
+        w.value(run);
         const Run& r = runs_[static_cast<std::size_t>(run)];
         if (!r.capped) break;
         int cap = -1;
@@ -942,27 +956,31 @@ class FibState final : public StateBase<FibState> {
         }
         run = cap < 0 ? -1 : opening(cap, r.side);
       }
-      return items;
+      w.end_array();
     };
+    w.key("columns").begin_array();
     for (std::size_t b = 0; b < bases_.size(); ++b) {
       if (bases_[b].restart) continue;
       const int base = static_cast<int>(b);
-      json col = json::object();
-      col["A"] = chain(opening(base, 0));
-      col["B"] = chain(opening(base, 1));
-      col["base"] = base;
-      cols.push_back(std::move(col));
+      w.begin_object();
+      w.key("A");
+      chain(opening(base, 0));
+      w.key("B");
+      chain(opening(base, 1));
+      w.member("base", base);
+      w.end_object();
     }
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (runs_[i].base != kFloating) continue;
-      json col = json::object();
-      col["A"] = json::array();
-      col["B"] = json::array();
-      col["base"] = nullptr;
-      col[side_name(runs_[i].side)] = chain(static_cast<int>(i));
-      cols.push_back(std::move(col));
+      w.begin_object();
+      w.key("A");
+      chain(runs_[i].side == 0 ? static_cast<int>(i) : -1);
+      w.key("B");
+      chain(runs_[i].side == 1 ? static_cast<int>(i) : -1);
+      w.key("base").null();
+      w.end_object();
     }
-    return cols;
+    w.end_array();
   }
 
   int opening(int base, int side) const {
@@ -972,16 +990,19 @@ class FibState final : public StateBase<FibState> {
     return -1;
   }
 
-  json last_play_json() const {
-    if (last_seat_ < 0) return nullptr;
-    json j = json::object();
-    j["seat"] = last_seat_;
-    j["move"] = move_name(last_kind_);
-    if (last_card_ != kNoCard) j["card"] = sc::code(last_card_);
-    if (last_kind_ == kFour) j["taken"] = sc::code(last_other_);
-    if (last_kind_ == kJoker && last_other_ != kNoCard) j["bonus"] = sc::code(last_other_);
-    if (last_kind_ == kPair) j["pairedWith"] = sc::code(last_other_);
-    return j;
+  void write_last_play(ViewWriter& w) const {
+    if (last_seat_ < 0) {
+      w.null();
+      return;
+    }
+    w.begin_object();
+    w.member("seat", last_seat_);
+    w.member("move", move_name(last_kind_));
+    if (last_card_ != kNoCard) w.member("card", sc::code(last_card_));
+    if (last_kind_ == kFour) w.member("taken", sc::code(last_other_));
+    if (last_kind_ == kJoker && last_other_ != kNoCard) w.member("bonus", sc::code(last_other_));
+    if (last_kind_ == kPair) w.member("pairedWith", sc::code(last_other_));
+    w.end_object();
   }
 
   // --- The state ----------------------------------------------------------------------------

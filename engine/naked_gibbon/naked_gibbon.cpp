@@ -308,86 +308,111 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     }
   }
 
-  // Per-seat facts are arrays indexed by seat, so a view stays a handful of JSON nodes.
-  json view(Seat viewer) const override {
-    json hand_counts = json::array();
-    json table = json::array();
-    json burned_slots = json::array();
-    json burnmarks = json::array();
-    json out = json::array();
-    json losses = json::array();
-    for (const Gibbon& g : gibbons()) {
-      hand_counts.push_back(g.hand.n);
-      json t = json::array();
-      json b = json::array();
-      for (const Limb& l : g.limbs) {
-        t.push_back(l.table == kNoCard ? json(nullptr) : json(code(l.table)));
-        b.push_back(l.burn != kNoCard);
-      }
-      table.push_back(std::move(t));
-      burned_slots.push_back(std::move(b));
-      burnmarks.push_back(g.burnmarks());
-      out.push_back(g.out);
-      losses.push_back(g.losses);
+  // Per-seat facts are arrays indexed by seat.
+  void write_view(Seat viewer, ViewWriter& w) const override {
+    const auto per_gibbon = [&](std::string_view name, auto&& fact) {
+      w.key(name).begin_array();
+      for (const Gibbon& g : gibbons()) fact(g);
+      w.end_array();
+    };
+    w.begin_object();
+    w.member("phase", phase_name(phase_));
+    w.member("round", round_);
+    w.member("dealer", dealer_);
+    w.key("seatOrder").begin_array();
+    for (int i = 0; i < seats_; ++i) w.value(order_[i]);
+    w.end_array();
+    w.key("current");
+    if (over()) {
+      w.null();
+    } else {
+      w.value(current_);
     }
-    json fire = json::array();
-    json doubtable = json::array();
+    w.key("toAct").begin_array();
+    to_act().for_each([&](Seat s) { w.value(s); });
+    w.end_array();
+    w.member("fireNumber", fire_number_);
+    w.key("fire").begin_array();
+    for (const Play& p : fire_) {
+      w.begin_object();
+      w.member("by", p.by);
+      w.member("jump", jump_code(p.jump));
+      w.member("before", p.before);
+      w.member("after", p.after);
+      if (face_up(p.jump) || viewer == p.by) w.member("card", code(p.card));
+      w.end_object();
+    }
+    w.end_array();
+    w.key("doubtable").begin_array();
     for (std::size_t i = 0; i < fire_.size(); ++i) {
-      const Play& p = fire_[i];
-      json e = {
-          {"by", p.by}, {"jump", jump_code(p.jump)}, {"before", p.before}, {"after", p.after}};
-      if (face_up(p.jump) || viewer == p.by) e["card"] = code(p.card);
-      if (doubtable_play(i)) doubtable.push_back(p.by);
-      fire.push_back(std::move(e));
+      if (doubtable_play(i)) w.value(fire_[i].by);
     }
-    json to_act_list = json::array();
-    to_act().for_each([&](Seat s) { to_act_list.push_back(s); });
-    json v = {{"phase", phase_name(phase_)},
-              {"round", round_},
-              {"dealer", dealer_},
-              {"seatOrder", std::vector<int>(order_.begin(), order_.begin() + seats_)},
-              {"current", over() ? json(nullptr) : json(current_)},
-              {"toAct", std::move(to_act_list)},
-              {"fireNumber", fire_number_},
-              {"fire", std::move(fire)},
-              {"doubtable", std::move(doubtable)},
-              {"handCounts", std::move(hand_counts)},
-              {"table", std::move(table)},
-              {"burned", std::move(burned_slots)},
-              {"burnmarks", std::move(burnmarks)},
-              {"hat", hat_ >= 0 ? json(hat_) : json(nullptr)},
-              {"out", std::move(out)},
-              {"losses", std::move(losses)},
-              {"deck", deck_.size()},
-              {"discard", discard_.size()},
-              {"turnsThisRound", turns_},
-              {"burnLimit", cfg_.burn_limit}};
+    w.end_array();
+    per_gibbon("handCounts", [&](const Gibbon& g) { w.value(g.hand.n); });
+    per_gibbon("table", [&](const Gibbon& g) {
+      w.begin_array();
+      for (const Limb& l : g.limbs) {
+        if (l.table == kNoCard) {
+          w.null();
+        } else {
+          w.value(code(l.table));
+        }
+      }
+      w.end_array();
+    });
+    per_gibbon("burned", [&](const Gibbon& g) {
+      w.begin_array();
+      for (const Limb& l : g.limbs) w.value(l.burn != kNoCard);
+      w.end_array();
+    });
+    per_gibbon("burnmarks", [&](const Gibbon& g) { w.value(g.burnmarks()); });
+    w.key("hat");
+    if (hat_ >= 0) {
+      w.value(hat_);
+    } else {
+      w.null();
+    }
+    per_gibbon("out", [&](const Gibbon& g) { w.value(g.out); });
+    per_gibbon("losses", [&](const Gibbon& g) { w.value(g.losses); });
+    w.member("deck", deck_.size());
+    w.member("discard", discard_.size());
+    w.member("turnsThisRound", turns_);
+    w.member("burnLimit", cfg_.burn_limit);
     if (viewer >= 0) {
-      json hand = json::array();
-      for (Card c : g_[viewer].hand.list()) hand.push_back(code(c));
-      v["hand"] = std::move(hand);
+      w.key("hand").begin_array();
+      for (int i = 0; i < g_[viewer].hand.n; ++i) w.value(code(g_[viewer].hand.c[i]));
+      w.end_array();
     }
     if (cfg_.veterans && cfg_.burn_limit == 2) {
-      v["warning"] = "Veterans with Never My Tail: the first burnmark burns the tail";
+      w.member("warning", "Veterans with Never My Tail: the first burnmark burns the tail");
     }
     if (phase_ == Phase::kPlace || phase_ == Phase::kNakedPlace) {
-      json cards = json::array();
-      for (Card c : pending_.list()) cards.push_back(code(c));
-      v["placing"] = {{"seat", placer_},
-                      {"why", phase_ == Phase::kPlace ? "fire-bath" : "naked"},
-                      {"cards", std::move(cards)}};
+      w.key("placing").begin_object();
+      w.member("seat", placer_);
+      w.member("why", phase_ == Phase::kPlace ? "fire-bath" : "naked");
+      w.key("cards").begin_array();
+      for (int i = 0; i < pending_.n; ++i) w.value(code(pending_.c[i]));
+      w.end_array();
+      w.end_object();
     }
     if (doubt_.doubter >= 0) {
-      v["lastDoubt"] = {{"doubter", doubt_.doubter},      {"target", doubt_.target},
-                        {"jump", jump_code(doubt_.jump)}, {"before", doubt_.before},
-                        {"card", code(doubt_.card)},      {"kept", doubt_.kept}};
+      w.key("lastDoubt").begin_object();
+      w.member("doubter", doubt_.doubter);
+      w.member("target", doubt_.target);
+      w.member("jump", jump_code(doubt_.jump));
+      w.member("before", doubt_.before);
+      w.member("card", code(doubt_.card));
+      w.member("kept", doubt_.kept);
+      w.end_object();
     }
     if (eliminated_n_ > 0) {
-      v["eliminated"] = std::vector<int>(eliminated_.begin(), eliminated_.begin() + eliminated_n_);
+      w.key("eliminated").begin_array();
+      for (int i = 0; i < eliminated_n_; ++i) w.value(eliminated_[i]);
+      w.end_array();
     }
-    if (round_loser_ >= 0) v["roundLoser"] = round_loser_;
-    if (over()) v["result"] = result().to_json();
-    return v;
+    if (round_loser_ >= 0) w.member("roundLoser", round_loser_);
+    if (over()) result().write(w.key("result"));
+    w.end_object();
   }
 
   // The turn timer plays a panic jump (NG-26); placements go the NG-14 default.

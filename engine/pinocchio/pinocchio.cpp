@@ -7,8 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/core/json_out.hpp"
-
 namespace campfire::pinocchio {
 
 namespace {
@@ -104,64 +102,14 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
-  json view(Seat viewer) const override {
-    // The pile is the whole history of the game, so its entries are built straight into their
-    // containers: each key goes in at the end of the object in sorted order (the order the
-    // object keeps anyway), with no initializer lists to copy from.
-    json pile = json::array();
-    auto& entries = pile.get_ref<json::array_t&>();
-    entries.reserve(pile_.size());
-    for (const Claim& c : pile_) {
-      json entry = json::object();
-      auto& o = entry.get_ref<json::object_t&>();
-      o.emplace_hint(o.end(), "by", c.by);
-      o.emplace_hint(o.end(), "challengeable", c.challengeable);
-      if (c.revealed) o.emplace_hint(o.end(), "challenger", c.challenger);
-      o.emplace_hint(o.end(), "claim", item_code(c.announced));
-      o.emplace_hint(o.end(), "free", c.free);
-      if (c.revealed) {
-        o.emplace_hint(o.end(), "revealed", item_code(c.card));
-        o.emplace_hint(o.end(), "truthful", c.truthful);
-      }
-      entries.push_back(std::move(entry));
-    }
-    json stacks = json::array();
-    for (const auto& s : stacks_) stacks.push_back(s.size());
-    json v = json::object();
-    v["box"] = box_.size();
-    v["current"] = over() ? json(nullptr) : json(current_);
-    v["noses"] = noses_;
-    v["phase"] = phase_name(phase_);
-    v["pile"] = std::move(pile);
-    v["stacks"] = std::move(stacks);
-    if (phase_ == Phase::kPlay) {
-      v["freeAnnouncement"] = free_;
-      v["mustMatch"] = free_ ? json(nullptr) : json(item_code(pile_.back().announced));
-      if (viewer == current_) v["yourCard"] = item_code(stacks_[current_].back());
-    }
-    if (over()) v["result"] = result().to_json();
-    return v;
-  }
-
-  // The view above written as text: the pile grows all game long and every seat's view lists
-  // it after every move, so this is the room's hottest path. Keys in sorted order, as view()'s
-  // objects keep them.
-  bool view_text(Seat viewer, std::string& out) const override {
-    JsonOut w(out);
+  void write_view(Seat viewer, ViewWriter& w) const override {
     w.begin_object();
     w.member("box", box_.size());
+    w.key("current");
     if (over()) {
-      w.key("current").null();
+      w.null();
     } else {
-      w.member("current", current_);
-    }
-    if (phase_ == Phase::kPlay) {
-      w.member("freeAnnouncement", free_);
-      if (free_) {
-        w.key("mustMatch").null();
-      } else {
-        w.member("mustMatch", item_code(pile_.back().announced));
-      }
+      w.value(current_);
     }
     w.key("noses").array(noses_);
     w.member("phase", phase_name(phase_));
@@ -170,25 +118,31 @@ class PinocchioState final : public StateBase<PinocchioState> {
       w.begin_object();
       w.member("by", c.by);
       w.member("challengeable", c.challengeable);
-      if (c.revealed) w.member("challenger", c.challenger);
       w.member("claim", item_code(c.announced));
       w.member("free", c.free);
       if (c.revealed) {
+        w.member("challenger", c.challenger);
         w.member("revealed", item_code(c.card));
         w.member("truthful", c.truthful);
       }
       w.end_object();
     }
     w.end_array();
-    if (over()) w.key("result").raw(result().to_json().dump());
     w.key("stacks").begin_array();
     for (const auto& s : stacks_) w.value(s.size());
     w.end_array();
-    if (phase_ == Phase::kPlay && viewer == current_) {
-      w.member("yourCard", item_code(stacks_[current_].back()));
+    if (phase_ == Phase::kPlay) {
+      w.member("freeAnnouncement", free_);
+      w.key("mustMatch");
+      if (free_) {
+        w.null();
+      } else {
+        w.value(item_code(pile_.back().announced));
+      }
+      if (viewer == current_) w.member("yourCard", item_code(stacks_[current_].back()));
     }
+    if (over()) result().write(w.key("result"));
     w.end_object();
-    return true;
   }
 
   Action fallback_action(Seat seat) const override {

@@ -234,96 +234,132 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     }
   }
 
-  json view(Seat viewer) const override {
-    json lines = json::array();
+  void write_view(Seat viewer, ViewWriter& w) const override {
+    const auto seat_or_null = [&](Seat s) {
+      if (s < 0) {
+        w.null();
+      } else {
+        w.value(s);
+      }
+    };
+    const auto seats_in = [&](std::uint32_t bits) {
+      w.begin_array();
+      for (Seat s = 0; s < seats_; ++s) {
+        if (bits >> s & 1u) w.value(s);
+      }
+      w.end_array();
+    };
+    const auto line_cards = [&](const std::vector<Slot>& line) {
+      w.begin_array();
+      for (const Slot& slot : line) w.value(sc::code(slot.card));
+      w.end_array();
+    };
+    w.begin_object();
+    w.member("phase", phase_name(phase_));
+    w.member("round", round_);
+    w.member("dealer", dealer_);
+    w.key("current");
+    seat_or_null(phase_ == Phase::kPeek || over() ? -1 : current_);
+    w.key("toAct");
+    seats_in(to_act().bits());
+    w.key("lines").begin_array();
     for (const auto& line : lines_) {
-      json ids = json::array();
-      for (const Slot& slot : line) ids.push_back(slot.id);
-      lines.push_back(std::move(ids));
+      w.begin_array();
+      for (const Slot& slot : line) w.value(slot.id);
+      w.end_array();
     }
-    json discard = json::array();
-    for (Card c : discard_) discard.push_back(sc::code(c));
-    json acting = json::array();
-    to_act().for_each([&](Seat s) { acting.push_back(s); });
-    json v = {{"phase", phase_name(phase_)},
-              {"round", round_},
-              {"dealer", dealer_},
-              {"current", phase_ == Phase::kPeek || over() ? json(nullptr) : json(current_)},
-              {"toAct", std::move(acting)},
-              {"lines", std::move(lines)},
-              {"stock", stock_.size()},
-              {"discard", std::move(discard)},
-              {"caller", caller_ < 0 ? json(nullptr) : json(caller_)},
-              {"finalTurnsLeft", final_left_},
-              {"turns", turns_}};
-    if (auto w = window()) {
-      v["window"] = {{"id", w->id}, {"name", w->name}, {"millis", w->millis}};
+    w.end_array();
+    w.member("stock", stock_.size());
+    w.key("discard").begin_array();
+    for (Card c : discard_) w.value(sc::code(c));
+    w.end_array();
+    w.key("caller");
+    seat_or_null(caller_);
+    w.member("finalTurnsLeft", final_left_);
+    w.member("turns", turns_);
+    w.key("window");
+    if (auto open = window()) {
+      w.begin_object();
+      w.member("id", open->id);
+      w.member("name", open->name);
+      w.member("millis", open->millis);
+      w.end_object();
     } else {
-      v["window"] = nullptr;
+      w.null();
     }
+    w.key("lastTurn");
     if (last_turn_.seat >= 0) {
-      v["lastTurn"] = {
-          {"seat", last_turn_.seat},
-          {"from", last_turn_.from_discard ? "discard" : "stock"},
-          {"replaced", last_turn_.replaced < 0 ? json(nullptr) : json(last_turn_.replaced)},
-          {"discarded",
-           last_turn_.discarded == kNoCard ? json(nullptr) : json(sc::code(last_turn_.discarded))}};
+      w.begin_object();
+      w.member("seat", last_turn_.seat);
+      w.member("from", last_turn_.from_discard ? "discard" : "stock");
+      w.key("replaced");
+      if (last_turn_.replaced < 0) {
+        w.null();
+      } else {
+        w.value(last_turn_.replaced);
+      }
+      w.key("discarded");
+      if (last_turn_.discarded == kNoCard) {
+        w.null();
+      } else {
+        w.value(sc::code(last_turn_.discarded));
+      }
+      w.end_object();
     } else {
-      v["lastTurn"] = nullptr;
+      w.null();
     }
     switch (phase_) {
-      case Phase::kPeek: {
-        json done = json::array();
-        for (Seat s = 0; s < seats_; ++s) {
-          if (peeked_ & (1u << s)) done.push_back(s);
-        }
-        v["peeked"] = std::move(done);
+      case Phase::kPeek:
+        w.key("peeked");
+        seats_in(peeked_);
         break;
-      }
       case Phase::kResolve:
-        if (viewer == current_) v["drawn"] = sc::code(drawn_);
+        if (viewer == current_) w.member("drawn", sc::code(drawn_));
         break;
-      case Phase::kSlap: {
-        v["slapRanks"] = ranks_json(slap_ranks_);
-        json done = json::array();
-        for (Seat s = 0; s < seats_; ++s) {
-          if (slap_done_ & (1u << s)) done.push_back(s);
+      case Phase::kSlap:
+        w.key("slapRanks").begin_array();
+        for (int r = 2; r <= sc::kAce; ++r) {
+          if (slap_ranks_ & (1u << r)) w.value(rank_words(r));
         }
-        v["slapDone"] = std::move(done);
+        w.end_array();
+        w.key("slapDone");
+        seats_in(slap_done_);
         break;
-      }
       case Phase::kPower:
-        v["power"] = sc::rank(turn_discard_) == sc::kJack ? "jack" : "queen";
+        w.member("power", sc::rank(turn_discard_) == sc::kJack ? "jack" : "queen");
         if (jack_first_slot_ >= 0) {
-          v["jackFirst"] = {{"seat", jack_first_seat_}, {"slot", jack_first_slot_}};
+          w.key("jackFirst").begin_object();
+          w.member("seat", jack_first_seat_);
+          w.member("slot", jack_first_slot_);
+          w.end_object();
         }
         break;
       default:
         break;
     }
-    if (config_.cumulative) v["totals"] = totals_;
+    if (config_.cumulative) w.key("totals").array(totals_);
+    w.key("lastRound");
     if (last_round_.round > 0) {
-      json revealed = json::array();
-      json winners = json::array();
-      for (Seat s = 0; s < seats_; ++s) {
-        revealed.push_back(line_cards(last_round_.lines[s]));
-        if (last_round_.winners >> s & 1u) winners.push_back(s);
-      }
-      v["lastRound"] = {{"round", last_round_.round},
-                        {"end", round_end_name(last_round_.end)},
-                        {"cards", std::move(revealed)},
-                        {"scores", last_round_.scores},
-                        {"winners", std::move(winners)}};
+      w.begin_object();
+      w.member("round", last_round_.round);
+      w.member("end", round_end_name(last_round_.end));
+      w.key("cards").begin_array();
+      for (Seat s = 0; s < seats_; ++s) line_cards(last_round_.lines[s]);
+      w.end_array();
+      w.key("scores").array(last_round_.scores);
+      w.key("winners");
+      seats_in(last_round_.winners);
+      w.end_object();
     } else {
-      v["lastRound"] = nullptr;
+      w.null();
     }
     if (over()) {
-      json revealed = json::array();
-      for (const auto& line : lines_) revealed.push_back(line_cards(line));
-      v["revealed"] = std::move(revealed);
+      w.key("revealed").begin_array();
+      for (const auto& line : lines_) line_cards(line);
+      w.end_array();
+      result().write(w.key("result"));
     }
-    if (over()) v["result"] = result().to_json();
-    return v;
+    w.end_object();
   }
 
   Action fallback_action(Seat seat) const override {

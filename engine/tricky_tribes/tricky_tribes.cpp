@@ -6,7 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/core/json_out.hpp"
 #include "engine/core/standard_cards.hpp"
 
 namespace campfire::tricky_tribes {
@@ -325,104 +324,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     }
   }
 
-  json view(Seat viewer) const override {
-    json v;
-    v["phase"] = phase_name();
-    v["round"] = round_;
-    v["trick"] = tricks_done_ + (phase_ == Phase::kTricks ? 1 : 0);
-    v["tricksPerRound"] = cfg_.hand;
-    v["dealer"] = dealer_;
-    v["dummy"] = cfg_.dummy;
-    json order = json::array();
-    int t = first_leader();
-    for (int i = 0; i < tribes(); ++i, t = next_tribe(t)) order.push_back(tribe_json(t));
-    v["order"] = std::move(order);
-    json acting = json::array();
-    to_act().for_each([&](Seat s) { acting.push_back(s); });
-    v["toAct"] = std::move(acting);
-    json counts = json::array();
-    for (const auto& h : hands_) counts.push_back(h.size());
-    v["handCounts"] = std::move(counts);
-    v["deck"] = stock_.size();
-    v["hiddenDiscards"] = hidden_discards_.size();
-    if (viewer >= 0 && viewer < cfg_.seats) v["hand"] = codes(hands_[viewer]);
-
-    if (phase_ == Phase::kExchange) {
-      json progress = json::array();
-      for (Seat s = 0; s < cfg_.seats; ++s) progress.push_back(exchange_word(exchange_[s]));
-      v["exchange"] = std::move(progress);
-    }
-    if (phase_ == Phase::kTricks) {
-      v["leader"] = tribe_json(leader_);
-      v["next"] = tribe_json(next_);
-      v["forcedOpen"] = forced_open_;
-      // Parallel arrays keep the view small: who played, and each card where this viewer may
-      // see it (the offered card of an open trick, and the viewer's own).
-      json by = json::array();
-      json cards = json::array();
-      for (int i = 0; i < trick_count_; ++i) {
-        by.push_back(tribe_json(trick_by_[i]));
-        const bool shown = (i == 0 && open_) || trick_by_[i] == viewer;
-        cards.push_back(shown ? json(st::code(trick_[i])) : json(nullptr));
-      }
-      v["currentTrick"] = {{"open", trick_count_ > 0 ? json(open_) : json(nullptr)},
-                           {"by", std::move(by)},
-                           {"cards", std::move(cards)}};
-    }
-    if (last_.count > 0) {
-      json by = json::array();
-      json cards = json::array();
-      json taken = json::array();
-      for (int i = 0; i < last_.count; ++i) {
-        by.push_back(tribe_json(last_.by[i]));
-        cards.push_back(st::code(last_.cards[i]));
-        if (last_.taken[i]) taken.push_back(st::code(last_.cards[i]));
-      }
-      v["lastTrick"] = {{"kind", kind_name(last_.kind)},
-                        {"by", std::move(by)},
-                        {"cards", std::move(cards)},
-                        {"collected", std::move(taken)},
-                        {"winner", last_.winner >= 0 ? tribe_json(last_.winner) : json(nullptr)},
-                        {"loser", last_.loser >= 0 ? tribe_json(last_.loser) : json(nullptr)},
-                        {"collector", tribe_json(last_.taker)}};
-    }
-    json stacks = json::array();
-    json points = json::array();
-    for (Seat s = 0; s < cfg_.seats; ++s) {
-      stacks.push_back(codes(stacks_[s]));
-      points.push_back(stack_points(s));
-    }
-    v["stacks"] = std::move(stacks);
-    v["stackPoints"] = std::move(points);
-    if (cfg_.dummy) v["dummyStack"] = codes(stacks_[dummy()]);
-    v["discards"] = codes(open_discards_);
-    if (round_ > 1 || phase_ == Phase::kVote || over()) v["lastRoundPoints"] = last_round_json();
-    if (cfg_.teams != Teams::kNone) {
-      v["sides"] = side_;
-      v["sideSolo"] = solo_;
-    }
-    v["totals"] = totals_;
-    v["endMode"] = cfg_.end == EndMode::kTarget        ? "target"
-                   : cfg_.end == EndMode::kFixedRounds ? "fixedRounds"
-                                                       : "manual";
-    if (cfg_.end == EndMode::kTarget) v["target"] = cfg_.target;
-    if (cfg_.end == EndMode::kFixedRounds) v["rounds"] = cfg_.rounds;
-    if (phase_ == Phase::kVote) {
-      json cast = json::array();
-      for (Seat s = 0; s < cfg_.seats; ++s) cast.push_back(votes_[s] != 0);
-      v["voted"] = std::move(cast);
-      if (viewer >= 0 && viewer < cfg_.seats && votes_[viewer] != 0) {
-        v["yourVote"] = votes_[viewer] == kStop ? "end-game" : "next-round";
-      }
-    }
-    if (over()) v["result"] = result().to_json();
-    return v;
-  }
-
-  // The view above written as text (the room's hot path), keys in sorted order as view()'s
-  // objects keep them.
-  bool view_text(Seat viewer, std::string& out) const override {
-    JsonOut w(out);
+  void write_view(Seat viewer, ViewWriter& w) const override {
     const auto tribe = [&](int t) {
       if (t == dummy()) {
         w.value("dummy");
@@ -532,7 +434,7 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     for (int i = 0; i < tribes(); ++i, t = next_tribe(t)) tribe(t);
     w.end_array();
     w.member("phase", phase_name());
-    if (over()) w.key("result").raw(result().to_json().dump());
+    if (over()) result().write(w.key("result"));
     w.member("round", round_);
     if (cfg_.end == EndMode::kFixedRounds) w.member("rounds", cfg_.rounds);
     if (cfg_.teams != Teams::kNone) {
@@ -561,7 +463,6 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
       }
     }
     w.end_object();
-    return true;
   }
 
   Action fallback_action(Seat seat) const override {

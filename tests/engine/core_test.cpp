@@ -1,4 +1,4 @@
-// The engine core on its own: the generator, seat sets and results.
+// The engine core on its own: the generator, seat sets, results and the view writer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "engine/core/rng.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/view_writer.hpp"
 
 namespace campfire {
 namespace {
@@ -76,6 +77,75 @@ TEST(Result, PlacesShareTies) {
 
 namespace campfire {
 namespace {
+
+// One document written to both sinks: the text is exactly what the tree serialises to (the
+// same escapes, numbers and nesting), and the tree is the document meant.
+void write_sample(ViewWriter& w) {
+  w.begin_object();
+  w.member("name", "Bella \"B\" \\ \n\t\x01 \u2665");
+  w.member("zero", 0);
+  w.member("negative", -42);
+  w.member("large", std::int64_t{9007199254740993});
+  w.member("size", std::size_t{45});
+  w.member("small", std::uint8_t{200});
+  w.member("yes", true);
+  w.key("nothing").null();
+  w.key("empty").begin_array().end_array();
+  w.key("none").begin_object().end_object();
+  w.key("nested").begin_array();
+  w.begin_object().member("a", 1).key("b").array(std::vector<int>{1, 2, 3}).end_object();
+  w.begin_array().value("x").null().value(false).end_array();
+  w.end_array();
+  w.end_object();
+}
+
+TEST(ViewWriter, TextAndTreeAreTheSameDocument) {
+  std::string text = "prefix:";
+  TextWriter to_text(text);
+  write_sample(to_text);
+  TreeWriter to_tree;
+  write_sample(to_tree);
+  const json tree = to_tree.take();
+  EXPECT_EQ(tree["name"], "Bella \"B\" \\ \n\t\x01 \u2665");
+  EXPECT_EQ(tree["large"], 9007199254740993LL);
+  EXPECT_EQ(tree["small"], 200);
+  EXPECT_TRUE(tree["nothing"].is_null());
+  EXPECT_EQ(tree["nested"], json::parse(R"([{"a":1,"b":[1,2,3]},["x",null,false]])"));
+  // The text sink appends; keys come out in the order written.
+  ASSERT_EQ(text.rfind("prefix:", 0), 0u);
+  const std::string body = text.substr(7);
+  EXPECT_EQ(json::parse(body), tree);
+  EXPECT_EQ(body, "{\"name\":" + tree["name"].dump() +
+                      R"(,"zero":0,"negative":-42,"large":9007199254740993,"size":45,)"
+                      R"("small":200,"yes":true,"nothing":null,"empty":[],"none":{},)"
+                      R"("nested":[{"a":1,"b":[1,2,3]},["x",null,false]]})");
+  EXPECT_EQ(tree["name"].dump(), R"("Bella \"B\" \\ \n\t\u0001 ♥")");
+}
+
+TEST(ViewWriter, AScalarAloneIsADocument) {
+  std::string text;
+  TextWriter to_text(text);
+  to_text.value(-7);
+  TreeWriter to_tree;
+  to_tree.value(-7);
+  EXPECT_EQ(text, "-7");
+  EXPECT_EQ(to_tree.take(), -7);
+}
+
+TEST(Result, WritesWhatToJsonReturns) {
+  Result r;
+  r.winners = {2};
+  r.losers = {0, 1};
+  r.places = {2, 2, 1};
+  std::string text;
+  TextWriter w(text);
+  r.write(w);
+  EXPECT_EQ(json::parse(text), r.to_json());
+  EXPECT_EQ(r.to_json(), json::parse(R"({"winners":[2],"losers":[0,1],"places":[2,2,1]})"));
+  EXPECT_FALSE(r.to_json().contains("scores"));
+  r.scores = {3, 3, 0};
+  EXPECT_EQ(r.to_json()["scores"], json::parse("[3,3,0]"));
+}
 
 TEST(StandardCards, CodesRoundTripAndName) {
   for (Card c : standard::deck(2)) EXPECT_EQ(standard::parse(standard::code(c)), c);

@@ -47,16 +47,6 @@ Match start(int seats, const std::vector<std::string>& top, json options = json:
 
 json view(const Match& m, Seat s) { return m.state().view(s); }
 
-// The room writes Pinocchio's views as text (the pile makes them the largest of any game):
-// every seat's and a spectator's text view is written, and is the tree's dump, all game long
-// and at the end (with the result).
-TEST(Pinocchio, ViewTextIsTheViewAllGameLong) {
-  auto created = Match::create(game(), 4, json::object(), 7);
-  ASSERT_TRUE(created.ok());
-  EXPECT_GT(campfire::testing::expect_text_views_all_game(*created), 20);
-  EXPECT_TRUE(created->state().over());
-}
-
 // PI-6, the rule text's Example 1: Bella lies about Red Trousers and is caught.
 TEST(Pinocchio, Example1_LieCaught) {
   Match m = start(3, {"red-bow-tie", "blue-trousers", "yellow-hat"});

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -104,24 +105,28 @@ inline std::string refusal(Match& m, Seat seat, const json& action) {
   return err ? err->code : "";
 }
 
-// Plays `m` to its end (or `max_moves`), each move the legal action at (move number mod count)
-// of the first seat to act, checking before every move and at the end that every seat's and a
-// spectator's text view is written and is exactly view().dump(). Returns the moves played.
-inline int expect_text_views_all_game(Match& m, int max_moves = 5000) {
-  int moves = 0;
-  for (;; ++moves) {
-    for (Seat v = kSpectator; v < m.state().seats(); ++v) {
-      std::string text;
-      EXPECT_TRUE(m.state().view_text(v, text)) << "viewer " << v << " has no text view";
-      EXPECT_EQ(text, m.state().view(v).dump()) << "viewer " << v << " after " << moves << " moves";
-      if (::testing::Test::HasFailure()) return moves;
+// True when some object in the JSON text names a member twice (a tree would keep only one).
+inline bool names_a_member_twice(const std::string& text) {
+  std::vector<std::set<std::string>> open;
+  bool twice = false;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        open.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        open.pop_back();
+        break;
+      case json::parse_event_t::key:
+        twice |= !open.back().insert(parsed.get<std::string>()).second;
+        break;
+      default:
+        break;
     }
-    if (m.state().over() || moves >= max_moves) return moves;
-    const Seat seat = m.state().to_act().first();
-    const auto legal = m.state().legal_actions(seat);
-    Events events;
-    EXPECT_FALSE(m.apply(seat, legal[static_cast<std::size_t>(moves) % legal.size()], events));
-  }
+    return true;
+  };
+  const json parsed = json::parse(text, check);
+  return twice || parsed.is_discarded();
 }
 
 }  // namespace campfire::testing

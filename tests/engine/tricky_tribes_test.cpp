@@ -124,23 +124,6 @@ int total_points(const Cards& stack) {
 }
 
 // TT-8, Example 1: an open red 3 is collected by the highest red.
-// The room writes Tricky Tribes' views as text: with teams and a dummy tribe, through
-// exchange, tricks and the vote, every seat's and a spectator's text is the tree's dump.
-TEST(TrickyTribes, ViewTextIsTheViewAllGameLong) {
-  const std::vector<std::pair<int, json>> setups = {
-      {4, {{"teams", "pairs"}, {"endMode", "fixedRounds"}, {"rounds", 2}}},
-      {3, {{"dummy", "yes"}, {"endMode", "manual"}}},
-      {2, {{"target", 10}}},
-  };
-  for (const auto& [seats, options] : setups) {
-    SCOPED_TRACE(options.dump());
-    auto created = Match::create(game(), seats, options, 11);
-    ASSERT_TRUE(created.ok()) << created.error().message;
-    campfire::testing::expect_text_views_all_game(*created);
-    EXPECT_TRUE(created->state().over());
-  }
-}
-
 TEST(TrickyTribes, Example1_OpenRedTrick) {
   Match m = start(4, {{"3H"}, {"4S"}, {"JH"}, {"QD"}});
   skip_exchange(m);
