@@ -342,13 +342,17 @@ class GenericGameTest : public ::testing::TestWithParam<Case> {
 
   // Clone, then no-leak: re-dealing what a viewer cannot see must not change what it observes.
   void check_views(const State& s, Rng& rng, LeakStats& stats) {
-    // Both forms of a view come from the game's one writer: the text is the tree, with no
-    // member named twice.
+    // Both forms of a view come from the game's one writer: the text is the tree, byte for
+    // byte as the room sends it (members in name order, as dump() writes them), with no member
+    // named twice.
     for (Seat v = kSpectator; v < s.seats(); ++v) {
       std::string text;
       s.view_text(v, text);
       ++stats.text_views;
-      EXPECT_EQ(json::parse(text), s.view(v)) << "view_text differs from view() for viewer " << v;
+      const json tree = s.view(v);
+      EXPECT_EQ(json::parse(text), tree) << "view_text differs from view() for viewer " << v;
+      EXPECT_EQ(text, tree.dump())
+          << "view_text is not the bytes of view().dump() for viewer " << v;
       EXPECT_FALSE(testing::names_a_member_twice(text)) << "a view names a member twice: " << text;
     }
     const auto before = all_observations(game(), s);
