@@ -244,7 +244,8 @@ class FibState final : public StateBase<FibState> {
     }
   }
 
-  // Runs and bases are named by their position in their arrays.
+  // Runs and bases are named by their position in their arrays. Members in name order, as the
+  // tree's dump() writes them.
   void write_view(Seat viewer, ViewWriter& w) const override {
     const auto cards = [&](const auto& cs) {
       w.begin_array();
@@ -256,37 +257,67 @@ class FibState final : public StateBase<FibState> {
     for (std::size_t i = 0; i < bases_.size(); ++i) {
       if (bases_[i].restart) capped_by[bases_[i].caps] = static_cast<int>(i);
     }
+    // FF-20: a player can work out both hands once the pile is dry, a spectator cannot, so
+    // only the players see how often the position has come up.
+    const bool player = viewer >= 0 && viewer < kPlayers;
     w.begin_object();
-    w.member("phase", over_ ? "over" : "turn");
-    w.key("current");
-    if (over_) {
-      w.null();
-    } else {
-      w.value(current_);
-    }
-    w.member("game", game_no_ + 1);
-    w.member("seriesGames", series_games_);
-    w.key("gamesWon").array(games_won_);
-    w.member("dealer", dealer_);
-    w.member("turn", turns_ + 1);
-    w.member("turnLimit", turn_limit_);
-    w.member("drawPile", pile_.size());
-    w.key("handCounts").begin_array().value(hands_[0].size()).value(hands_[1].size()).end_array();
-    w.member("tableEmpty", table_empty());
     w.key("bases").begin_array();
     for (const Base& b : bases_) {
       w.begin_object();
-      w.member("card", sc::code(b.card));
-      w.member("role", b.restart ? "restart" : "joker");
       w.key("caps");
       if (b.restart) {
         w.value(b.caps);
       } else {
         w.null();
       }
+      w.member("card", sc::code(b.card));
+      w.member("role", b.restart ? "restart" : "joker");
       w.end_object();
     }
     w.end_array();
+    write_columns(w);
+    w.key("current");
+    if (over_) {
+      w.null();
+    } else {
+      w.value(current_);
+    }
+    w.member("dealer", dealer_);
+    w.member("drawPile", pile_.size());
+    if (player) w.member("dryRepeats", dry_repeats_);
+    w.member("game", game_no_ + 1);
+    w.key("gamesWon").array(games_won_);
+    if (player) {
+      w.key("hand");
+      cards(hands_[viewer]);
+    }
+    w.key("handCounts").begin_array().value(hands_[0].size()).value(hands_[1].size()).end_array();
+    if (last_ending_ != Ending::kNone) {
+      w.key("lastGame").begin_object();
+      w.member("ending", ending_code(last_ending_));
+      w.key("winner");
+      if (last_winner_ < 0) {
+        w.null();
+      } else {
+        w.value(last_winner_);
+      }
+      w.end_object();
+    }
+    w.key("lastPlay");
+    write_last_play(w);
+    w.key("pairChance");
+    if (pair_chance_ != kNoCard && !over_) {
+      w.begin_object();
+      w.member("card", sc::code(pair_chance_));
+      w.member("partner", sc::code(pair_partner(pair_chance_)));
+      w.member("seat", current_);
+      w.end_object();
+    } else {
+      w.null();
+    }
+    w.member("passes", passes_);
+    w.member("phase", over_ ? "over" : "turn");
+    if (over_) result().write(w.key("result"));
     w.key("runs").begin_array();
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       const Run& r = runs_[i];
@@ -297,58 +328,29 @@ class FibState final : public StateBase<FibState> {
       } else {
         w.value(r.base);
       }
-      w.member("opening", side_name(r.side));
-      w.key("cards");
-      cards(std::span(r.cards.data(), r.length));
-      w.key("values").array(std::span(r.values.data(), r.length));
-      w.member("closed", r.closed());
       w.key("cappedBy");
       if (capped_by[i] < 0) {
         w.null();
       } else {
         w.value(capped_by[i]);
       }
+      w.key("cards");
+      cards(std::span(r.cards.data(), r.length));
+      w.member("closed", r.closed());
       if (r.length >= 2 && !r.capped) {
         w.member("next", r.values[r.length - 1] + r.values[r.length - 2]);
       }
+      w.member("opening", side_name(r.side));
+      w.key("values").array(std::span(r.values.data(), r.length));
       w.end_object();
     }
     w.end_array();
-    write_columns(w);
+    w.member("seriesGames", series_games_);
     w.key("sideArea");
     cards(side_);
-    w.member("passes", passes_);
-    if (viewer >= 0 && viewer < kPlayers) {
-      // FF-20: a player can work out both hands once the pile is dry, a spectator cannot, so
-      // only the players see how often the position has come up.
-      w.member("dryRepeats", dry_repeats_);
-      w.key("hand");
-      cards(hands_[viewer]);
-    }
-    w.key("lastPlay");
-    write_last_play(w);
-    w.key("pairChance");
-    if (pair_chance_ != kNoCard && !over_) {
-      w.begin_object();
-      w.member("seat", current_);
-      w.member("card", sc::code(pair_chance_));
-      w.member("partner", sc::code(pair_partner(pair_chance_)));
-      w.end_object();
-    } else {
-      w.null();
-    }
-    if (last_ending_ != Ending::kNone) {
-      w.key("lastGame").begin_object();
-      w.key("winner");
-      if (last_winner_ < 0) {
-        w.null();
-      } else {
-        w.value(last_winner_);
-      }
-      w.member("ending", ending_code(last_ending_));
-      w.end_object();
-    }
-    if (over_) result().write(w.key("result"));
+    w.member("tableEmpty", table_empty());
+    w.member("turn", turns_ + 1);
+    w.member("turnLimit", turn_limit_);
     w.end_object();
   }
 
@@ -996,12 +998,12 @@ class FibState final : public StateBase<FibState> {
       return;
     }
     w.begin_object();
-    w.member("seat", last_seat_);
-    w.member("move", move_name(last_kind_));
-    if (last_card_ != kNoCard) w.member("card", sc::code(last_card_));
-    if (last_kind_ == kFour) w.member("taken", sc::code(last_other_));
     if (last_kind_ == kJoker && last_other_ != kNoCard) w.member("bonus", sc::code(last_other_));
+    if (last_card_ != kNoCard) w.member("card", sc::code(last_card_));
+    w.member("move", move_name(last_kind_));
     if (last_kind_ == kPair) w.member("pairedWith", sc::code(last_other_));
+    w.member("seat", last_seat_);
+    if (last_kind_ == kFour) w.member("taken", sc::code(last_other_));
     w.end_object();
   }
 

@@ -308,7 +308,8 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
     }
   }
 
-  // Per-seat facts are arrays indexed by seat.
+  // Per-seat facts are arrays indexed by seat. Members in name order, as the tree's dump()
+  // writes them.
   void write_view(Seat viewer, ViewWriter& w) const override {
     const auto per_gibbon = [&](std::string_view name, auto&& fact) {
       w.key(name).begin_array();
@@ -316,39 +317,84 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
       w.end_array();
     };
     w.begin_object();
-    w.member("phase", phase_name(phase_));
-    w.member("round", round_);
-    w.member("dealer", dealer_);
-    w.key("seatOrder").begin_array();
-    for (int i = 0; i < seats_; ++i) w.value(order_[i]);
-    w.end_array();
+    w.member("burnLimit", cfg_.burn_limit);
+    per_gibbon("burned", [&](const Gibbon& g) {
+      w.begin_array();
+      for (const Limb& l : g.limbs) w.value(l.burn != kNoCard);
+      w.end_array();
+    });
+    per_gibbon("burnmarks", [&](const Gibbon& g) { w.value(g.burnmarks()); });
     w.key("current");
     if (over()) {
       w.null();
     } else {
       w.value(current_);
     }
-    w.key("toAct").begin_array();
-    to_act().for_each([&](Seat s) { w.value(s); });
-    w.end_array();
-    w.member("fireNumber", fire_number_);
-    w.key("fire").begin_array();
-    for (const Play& p : fire_) {
-      w.begin_object();
-      w.member("by", p.by);
-      w.member("jump", jump_code(p.jump));
-      w.member("before", p.before);
-      w.member("after", p.after);
-      if (face_up(p.jump) || viewer == p.by) w.member("card", code(p.card));
-      w.end_object();
-    }
-    w.end_array();
+    w.member("dealer", dealer_);
+    w.member("deck", deck_.size());
+    w.member("discard", discard_.size());
     w.key("doubtable").begin_array();
     for (std::size_t i = 0; i < fire_.size(); ++i) {
       if (doubtable_play(i)) w.value(fire_[i].by);
     }
     w.end_array();
+    if (eliminated_n_ > 0) {
+      w.key("eliminated").begin_array();
+      for (int i = 0; i < eliminated_n_; ++i) w.value(eliminated_[i]);
+      w.end_array();
+    }
+    w.key("fire").begin_array();
+    for (const Play& p : fire_) {
+      w.begin_object();
+      w.member("after", p.after);
+      w.member("before", p.before);
+      w.member("by", p.by);
+      if (face_up(p.jump) || viewer == p.by) w.member("card", code(p.card));
+      w.member("jump", jump_code(p.jump));
+      w.end_object();
+    }
+    w.end_array();
+    w.member("fireNumber", fire_number_);
+    if (viewer >= 0) {
+      w.key("hand").begin_array();
+      for (int i = 0; i < g_[viewer].hand.n; ++i) w.value(code(g_[viewer].hand.c[i]));
+      w.end_array();
+    }
     per_gibbon("handCounts", [&](const Gibbon& g) { w.value(g.hand.n); });
+    w.key("hat");
+    if (hat_ >= 0) {
+      w.value(hat_);
+    } else {
+      w.null();
+    }
+    if (doubt_.doubter >= 0) {
+      w.key("lastDoubt").begin_object();
+      w.member("before", doubt_.before);
+      w.member("card", code(doubt_.card));
+      w.member("doubter", doubt_.doubter);
+      w.member("jump", jump_code(doubt_.jump));
+      w.member("kept", doubt_.kept);
+      w.member("target", doubt_.target);
+      w.end_object();
+    }
+    per_gibbon("losses", [&](const Gibbon& g) { w.value(g.losses); });
+    per_gibbon("out", [&](const Gibbon& g) { w.value(g.out); });
+    w.member("phase", phase_name(phase_));
+    if (phase_ == Phase::kPlace || phase_ == Phase::kNakedPlace) {
+      w.key("placing").begin_object();
+      w.key("cards").begin_array();
+      for (int i = 0; i < pending_.n; ++i) w.value(code(pending_.c[i]));
+      w.end_array();
+      w.member("seat", placer_);
+      w.member("why", phase_ == Phase::kPlace ? "fire-bath" : "naked");
+      w.end_object();
+    }
+    if (over()) result().write(w.key("result"));
+    w.member("round", round_);
+    if (round_loser_ >= 0) w.member("roundLoser", round_loser_);
+    w.key("seatOrder").begin_array();
+    for (int i = 0; i < seats_; ++i) w.value(order_[i]);
+    w.end_array();
     per_gibbon("table", [&](const Gibbon& g) {
       w.begin_array();
       for (const Limb& l : g.limbs) {
@@ -360,58 +406,13 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
       }
       w.end_array();
     });
-    per_gibbon("burned", [&](const Gibbon& g) {
-      w.begin_array();
-      for (const Limb& l : g.limbs) w.value(l.burn != kNoCard);
-      w.end_array();
-    });
-    per_gibbon("burnmarks", [&](const Gibbon& g) { w.value(g.burnmarks()); });
-    w.key("hat");
-    if (hat_ >= 0) {
-      w.value(hat_);
-    } else {
-      w.null();
-    }
-    per_gibbon("out", [&](const Gibbon& g) { w.value(g.out); });
-    per_gibbon("losses", [&](const Gibbon& g) { w.value(g.losses); });
-    w.member("deck", deck_.size());
-    w.member("discard", discard_.size());
+    w.key("toAct").begin_array();
+    to_act().for_each([&](Seat s) { w.value(s); });
+    w.end_array();
     w.member("turnsThisRound", turns_);
-    w.member("burnLimit", cfg_.burn_limit);
-    if (viewer >= 0) {
-      w.key("hand").begin_array();
-      for (int i = 0; i < g_[viewer].hand.n; ++i) w.value(code(g_[viewer].hand.c[i]));
-      w.end_array();
-    }
     if (cfg_.veterans && cfg_.burn_limit == 2) {
       w.member("warning", "Veterans with Never My Tail: the first burnmark burns the tail");
     }
-    if (phase_ == Phase::kPlace || phase_ == Phase::kNakedPlace) {
-      w.key("placing").begin_object();
-      w.member("seat", placer_);
-      w.member("why", phase_ == Phase::kPlace ? "fire-bath" : "naked");
-      w.key("cards").begin_array();
-      for (int i = 0; i < pending_.n; ++i) w.value(code(pending_.c[i]));
-      w.end_array();
-      w.end_object();
-    }
-    if (doubt_.doubter >= 0) {
-      w.key("lastDoubt").begin_object();
-      w.member("doubter", doubt_.doubter);
-      w.member("target", doubt_.target);
-      w.member("jump", jump_code(doubt_.jump));
-      w.member("before", doubt_.before);
-      w.member("card", code(doubt_.card));
-      w.member("kept", doubt_.kept);
-      w.end_object();
-    }
-    if (eliminated_n_ > 0) {
-      w.key("eliminated").begin_array();
-      for (int i = 0; i < eliminated_n_; ++i) w.value(eliminated_[i]);
-      w.end_array();
-    }
-    if (round_loser_ >= 0) w.member("roundLoser", round_loser_);
-    if (over()) result().write(w.key("result"));
     w.end_object();
   }
 

@@ -102,7 +102,9 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
+  // Members in name order, as the tree's dump() writes them.
   void write_view(Seat viewer, ViewWriter& w) const override {
+    const bool playing = phase_ == Phase::kPlay;
     w.begin_object();
     w.member("box", box_.size());
     w.key("current");
@@ -111,27 +113,7 @@ class PinocchioState final : public StateBase<PinocchioState> {
     } else {
       w.value(current_);
     }
-    w.key("noses").array(noses_);
-    w.member("phase", phase_name(phase_));
-    w.key("pile").begin_array();
-    for (const Claim& c : pile_) {
-      w.begin_object();
-      w.member("by", c.by);
-      w.member("challengeable", c.challengeable);
-      w.member("claim", item_code(c.announced));
-      w.member("free", c.free);
-      if (c.revealed) {
-        w.member("challenger", c.challenger);
-        w.member("revealed", item_code(c.card));
-        w.member("truthful", c.truthful);
-      }
-      w.end_object();
-    }
-    w.end_array();
-    w.key("stacks").begin_array();
-    for (const auto& s : stacks_) w.value(s.size());
-    w.end_array();
-    if (phase_ == Phase::kPlay) {
+    if (playing) {
       w.member("freeAnnouncement", free_);
       w.key("mustMatch");
       if (free_) {
@@ -139,9 +121,29 @@ class PinocchioState final : public StateBase<PinocchioState> {
       } else {
         w.value(item_code(pile_.back().announced));
       }
-      if (viewer == current_) w.member("yourCard", item_code(stacks_[current_].back()));
     }
+    w.key("noses").array(noses_);
+    w.member("phase", phase_name(phase_));
+    w.key("pile").begin_array();
+    for (const Claim& c : pile_) {
+      w.begin_object();
+      w.member("by", c.by);
+      w.member("challengeable", c.challengeable);
+      if (c.revealed) w.member("challenger", c.challenger);
+      w.member("claim", item_code(c.announced));
+      w.member("free", c.free);
+      if (c.revealed) {
+        w.member("revealed", item_code(c.card));
+        w.member("truthful", c.truthful);
+      }
+      w.end_object();
+    }
+    w.end_array();
     if (over()) result().write(w.key("result"));
+    w.key("stacks").begin_array();
+    for (const auto& s : stacks_) w.value(s.size());
+    w.end_array();
+    if (playing && viewer == current_) w.member("yourCard", item_code(stacks_[current_].back()));
     w.end_object();
   }
 

@@ -234,6 +234,7 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     }
   }
 
+  // Members in name order, as the tree's dump() writes them.
   void write_view(Seat viewer, ViewWriter& w) const override {
     const auto seat_or_null = [&](Seat s) {
       if (s < 0) {
@@ -255,97 +256,30 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       w.end_array();
     };
     w.begin_object();
-    w.member("phase", phase_name(phase_));
-    w.member("round", round_);
-    w.member("dealer", dealer_);
+    w.key("caller");
+    seat_or_null(caller_);
     w.key("current");
     seat_or_null(phase_ == Phase::kPeek || over() ? -1 : current_);
-    w.key("toAct");
-    seats_in(to_act().bits());
-    w.key("lines").begin_array();
-    for (const auto& line : lines_) {
-      w.begin_array();
-      for (const Slot& slot : line) w.value(slot.id);
-      w.end_array();
-    }
-    w.end_array();
-    w.member("stock", stock_.size());
+    w.member("dealer", dealer_);
     w.key("discard").begin_array();
     for (Card c : discard_) w.value(sc::code(c));
     w.end_array();
-    w.key("caller");
-    seat_or_null(caller_);
+    if (phase_ == Phase::kResolve && viewer == current_) w.member("drawn", sc::code(drawn_));
     w.member("finalTurnsLeft", final_left_);
-    w.member("turns", turns_);
-    w.key("window");
-    if (auto open = window()) {
-      w.begin_object();
-      w.member("id", open->id);
-      w.member("name", open->name);
-      w.member("millis", open->millis);
+    if (phase_ == Phase::kPower && jack_first_slot_ >= 0) {
+      w.key("jackFirst").begin_object();
+      w.member("seat", jack_first_seat_);
+      w.member("slot", jack_first_slot_);
       w.end_object();
-    } else {
-      w.null();
     }
-    w.key("lastTurn");
-    if (last_turn_.seat >= 0) {
-      w.begin_object();
-      w.member("seat", last_turn_.seat);
-      w.member("from", last_turn_.from_discard ? "discard" : "stock");
-      w.key("replaced");
-      if (last_turn_.replaced < 0) {
-        w.null();
-      } else {
-        w.value(last_turn_.replaced);
-      }
-      w.key("discarded");
-      if (last_turn_.discarded == kNoCard) {
-        w.null();
-      } else {
-        w.value(sc::code(last_turn_.discarded));
-      }
-      w.end_object();
-    } else {
-      w.null();
-    }
-    switch (phase_) {
-      case Phase::kPeek:
-        w.key("peeked");
-        seats_in(peeked_);
-        break;
-      case Phase::kResolve:
-        if (viewer == current_) w.member("drawn", sc::code(drawn_));
-        break;
-      case Phase::kSlap:
-        w.key("slapRanks").begin_array();
-        for (int r = 2; r <= sc::kAce; ++r) {
-          if (slap_ranks_ & (1u << r)) w.value(rank_words(r));
-        }
-        w.end_array();
-        w.key("slapDone");
-        seats_in(slap_done_);
-        break;
-      case Phase::kPower:
-        w.member("power", sc::rank(turn_discard_) == sc::kJack ? "jack" : "queen");
-        if (jack_first_slot_ >= 0) {
-          w.key("jackFirst").begin_object();
-          w.member("seat", jack_first_seat_);
-          w.member("slot", jack_first_slot_);
-          w.end_object();
-        }
-        break;
-      default:
-        break;
-    }
-    if (config_.cumulative) w.key("totals").array(totals_);
     w.key("lastRound");
     if (last_round_.round > 0) {
       w.begin_object();
-      w.member("round", last_round_.round);
-      w.member("end", round_end_name(last_round_.end));
       w.key("cards").begin_array();
       for (Seat s = 0; s < seats_; ++s) line_cards(last_round_.lines[s]);
       w.end_array();
+      w.member("end", round_end_name(last_round_.end));
+      w.member("round", last_round_.round);
       w.key("scores").array(last_round_.scores);
       w.key("winners");
       seats_in(last_round_.winners);
@@ -353,11 +287,72 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
     } else {
       w.null();
     }
+    w.key("lastTurn");
+    if (last_turn_.seat >= 0) {
+      w.begin_object();
+      w.key("discarded");
+      if (last_turn_.discarded == kNoCard) {
+        w.null();
+      } else {
+        w.value(sc::code(last_turn_.discarded));
+      }
+      w.member("from", last_turn_.from_discard ? "discard" : "stock");
+      w.key("replaced");
+      if (last_turn_.replaced < 0) {
+        w.null();
+      } else {
+        w.value(last_turn_.replaced);
+      }
+      w.member("seat", last_turn_.seat);
+      w.end_object();
+    } else {
+      w.null();
+    }
+    w.key("lines").begin_array();
+    for (const auto& line : lines_) {
+      w.begin_array();
+      for (const Slot& slot : line) w.value(slot.id);
+      w.end_array();
+    }
+    w.end_array();
+    if (phase_ == Phase::kPeek) {
+      w.key("peeked");
+      seats_in(peeked_);
+    }
+    w.member("phase", phase_name(phase_));
+    if (phase_ == Phase::kPower) {
+      w.member("power", sc::rank(turn_discard_) == sc::kJack ? "jack" : "queen");
+    }
     if (over()) {
+      result().write(w.key("result"));
       w.key("revealed").begin_array();
       for (const auto& line : lines_) line_cards(line);
       w.end_array();
-      result().write(w.key("result"));
+    }
+    w.member("round", round_);
+    if (phase_ == Phase::kSlap) {
+      w.key("slapDone");
+      seats_in(slap_done_);
+      w.key("slapRanks").begin_array();
+      for (int r = 2; r <= sc::kAce; ++r) {
+        if (slap_ranks_ & (1u << r)) w.value(rank_words(r));
+      }
+      w.end_array();
+    }
+    w.member("stock", stock_.size());
+    w.key("toAct");
+    seats_in(to_act().bits());
+    if (config_.cumulative) w.key("totals").array(totals_);
+    w.member("turns", turns_);
+    w.key("window");
+    if (auto open = window()) {
+      w.begin_object();
+      w.member("id", open->id);
+      w.member("millis", open->millis);
+      w.member("name", open->name);
+      w.end_object();
+    } else {
+      w.null();
     }
     w.end_object();
   }
