@@ -1,6 +1,48 @@
 #include "engine/core/view_writer.hpp"
 
+#include <stdexcept>
+
 namespace campfire {
+
+void ViewWriter::check_open(bool object) {
+  check_item();
+  open_.push_back(Open{object, 0, {}});
+}
+
+void ViewWriter::check_close() {
+  if (!open_.empty()) open_.pop_back();
+}
+
+void ViewWriter::check_key(std::string_view name) {
+  if (open_.empty() || !open_.back().object) return;
+  Open& o = open_.back();
+  if (o.items > 0 && name <= o.last) {
+    const std::string what =
+        name == o.last ? "names member \"" + o.last + "\" twice"
+                       : "has member \"" + std::string(name) + "\" after \"" + o.last + "\"";
+    throw std::logic_error("the object at " + open_path() + " " + what +
+                           ": write each object's members in name order, as dump() orders them");
+  }
+  o.last.assign(name);
+  ++o.items;
+}
+
+void ViewWriter::check_item() {
+  if (!open_.empty() && !open_.back().object) ++open_.back().items;
+}
+
+std::string ViewWriter::open_path() const {
+  std::string path = "$";
+  for (std::size_t i = 0; i + 1 < open_.size(); ++i) {
+    const Open& o = open_[i];
+    if (o.object) {
+      path += "." + o.last;
+    } else {
+      path += "[" + std::to_string(o.items - 1) + "]";
+    }
+  }
+  return path;
+}
 
 // The escapes nlohmann's dump() uses: the two-character forms where JSON has them, \u00xx
 // (lower-case hex) for the other control characters, everything else as it is.

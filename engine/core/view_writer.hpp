@@ -2,12 +2,18 @@
 // move to every seat, and as a tree (nlohmann::json), which bots and tests read. A game writes its
 // view against ViewWriter; the text sink turns the calls into bytes and the tree sink into
 // nodes, so the two forms come from the same code and cannot drift apart.
+//
+// A game writes each object's members in name order (byte order of the names, as the tree's
+// dump() orders them), so the text is exactly view().dump() with no re-ordering in the writer.
+// Builds without NDEBUG (the sanitizer build) check that order as they write; the generic
+// engine tests hold every view's text to the bytes of its tree in every build.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <charconv>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,48 +23,68 @@ namespace campfire {
 
 using json = nlohmann::json;
 
+// Whether ViewWriter checks the order: every member name is compared with the one before it in
+// its object, and a name that does not come after it throws std::logic_error naming the object
+// and both names. Only where NDEBUG is not defined (the sanitizer build): elsewhere a view
+// costs no check.
+#ifdef NDEBUG
+inline constexpr bool kViewWriterChecksOrder = false;
+#else
+inline constexpr bool kViewWriterChecksOrder = true;
+#endif
+
 class ViewWriter {
  public:
   virtual ~ViewWriter() = default;
 
   ViewWriter& begin_object() {
+    if constexpr (kViewWriterChecksOrder) check_open(true);
     open_object();
     return *this;
   }
   ViewWriter& end_object() {
+    if constexpr (kViewWriterChecksOrder) check_close();
     close_object();
     return *this;
   }
   ViewWriter& begin_array() {
+    if constexpr (kViewWriterChecksOrder) check_open(false);
     open_array();
     return *this;
   }
   ViewWriter& end_array() {
+    if constexpr (kViewWriterChecksOrder) check_close();
     close_array();
     return *this;
   }
-  // An object member's name; its value comes next. Each name at most once per object.
+  // An object member's name; its value comes next. Names come in strictly increasing byte
+  // order within an object (so none twice), the order of the tree's dump().
   ViewWriter& key(std::string_view name) {
+    if constexpr (kViewWriterChecksOrder) check_key(name);
     write_key(name);
     return *this;
   }
 
   ViewWriter& value(std::string_view s) {
+    if constexpr (kViewWriterChecksOrder) check_item();
     write_string(s);
     return *this;
   }
   ViewWriter& value(const char* s) { return value(std::string_view(s)); }
   ViewWriter& value(const std::string& s) { return value(std::string_view(s)); }
   ViewWriter& value(bool b) {
+    if constexpr (kViewWriterChecksOrder) check_item();
     write_bool(b);
     return *this;
   }
   template <std::integral T>
   requires(!std::same_as<T, bool>) ViewWriter& value(T n) {
+    if constexpr (kViewWriterChecksOrder) check_item();
     write_integer(static_cast<std::int64_t>(n));
     return *this;
   }
   ViewWriter& null() {
+    if constexpr (kViewWriterChecksOrder) check_item();
     write_null();
     return *this;
   }
@@ -86,6 +112,23 @@ class ViewWriter {
   virtual void write_bool(bool b) = 0;
   virtual void write_integer(std::int64_t n) = 0;
   virtual void write_null() = 0;
+
+ private:
+  // The order check (where kViewWriterChecksOrder). Each open container, outermost first: for
+  // an object its latest member name, for an array how many items it has so far; the path a
+  // failure names ("$.pile[3]") is read from them.
+  struct Open {
+    bool object = false;
+    std::size_t items = 0;
+    std::string last;
+  };
+  void check_open(bool object);
+  void check_close();
+  void check_key(std::string_view name);
+  void check_item();
+  std::string open_path() const;
+
+  std::vector<Open> open_;
 };
 
 // Appends compact JSON text to a string, strings escaped as nlohmann's dump() escapes them.

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "engine/core/rng.hpp"
 #include "engine/core/state.hpp"
@@ -78,28 +81,32 @@ TEST(Result, PlacesShareTies) {
 namespace campfire {
 namespace {
 
-// One document written to both sinks: the text is exactly what the tree serialises to (the
-// same escapes, numbers and nesting), and the tree is the document meant.
+// One document written to both sinks, each object's members in name order (upper case before
+// lower case, a name before the longer names it starts): the text is exactly what the tree
+// serialises to (the same escapes, numbers, nesting and member order), and the tree is the
+// document meant.
 void write_sample(ViewWriter& w) {
   w.begin_object();
-  w.member("name", "Bella \"B\" \\ \n\t\x01 \u2665");
-  w.member("zero", 0);
-  w.member("negative", -42);
-  w.member("large", std::int64_t{9007199254740993});
-  w.member("size", std::size_t{45});
-  w.member("small", std::uint8_t{200});
-  w.member("yes", true);
-  w.key("nothing").null();
+  w.member("Zed", 1);
   w.key("empty").begin_array().end_array();
-  w.key("none").begin_object().end_object();
+  w.member("large", std::int64_t{9007199254740993});
+  w.member("name", "Bella \"B\" \\ \n\t\x01 \u2665");
+  w.member("negative", -42);
   w.key("nested").begin_array();
   w.begin_object().member("a", 1).key("b").array(std::vector<int>{1, 2, 3}).end_object();
   w.begin_array().value("x").null().value(false).end_array();
   w.end_array();
+  w.key("none").begin_object().end_object();
+  w.key("nothing").null();
+  w.member("size", std::size_t{45});
+  w.member("small", std::uint8_t{200});
+  w.member("yes", true);
+  w.member("yesterday", false);
+  w.member("zero", 0);
   w.end_object();
 }
 
-TEST(ViewWriter, TextAndTreeAreTheSameDocument) {
+TEST(ViewWriter, TextIsTheTreesDump) {
   std::string text = "prefix:";
   TextWriter to_text(text);
   write_sample(to_text);
@@ -111,15 +118,59 @@ TEST(ViewWriter, TextAndTreeAreTheSameDocument) {
   EXPECT_EQ(tree["small"], 200);
   EXPECT_TRUE(tree["nothing"].is_null());
   EXPECT_EQ(tree["nested"], json::parse(R"([{"a":1,"b":[1,2,3]},["x",null,false]])"));
-  // The text sink appends; keys come out in the order written.
+  // The text sink appends, and writes the bytes of the tree's dump.
   ASSERT_EQ(text.rfind("prefix:", 0), 0u);
   const std::string body = text.substr(7);
-  EXPECT_EQ(json::parse(body), tree);
-  EXPECT_EQ(body, "{\"name\":" + tree["name"].dump() +
-                      R"(,"zero":0,"negative":-42,"large":9007199254740993,"size":45,)"
-                      R"("small":200,"yes":true,"nothing":null,"empty":[],"none":{},)"
-                      R"("nested":[{"a":1,"b":[1,2,3]},["x",null,false]]})");
+  EXPECT_EQ(body, tree.dump());
+  EXPECT_EQ(body, R"({"Zed":1,"empty":[],"large":9007199254740993,"name":)" + tree["name"].dump() +
+                      R"(,"negative":-42,"nested":[{"a":1,"b":[1,2,3]},["x",null,false]],)"
+                      R"("none":{},"nothing":null,"size":45,"small":200,"yes":true,)"
+                      R"("yesterday":false,"zero":0})");
   EXPECT_EQ(tree["name"].dump(), R"("Bella \"B\" \\ \n\t\u0001 ♥")");
+}
+
+// Builds that check the order (without NDEBUG, like the sanitizer build) refuse a member out of
+// order, naming the object and both members; the others write what they are given, unchecked.
+TEST(ViewWriter, MembersOutOfOrderAreCaughtWhereChecked) {
+  const auto write = [](ViewWriter& w, std::string_view second) {
+    w.begin_object();
+    w.key("pile").begin_array();
+    w.begin_object().member("by", 0).end_object();
+    w.begin_object().member("by", 1).key("nested").begin_object().end_object();
+    w.member(second, true);
+    w.end_object();
+    w.end_array();
+    w.end_object();
+  };
+  std::string text;
+  TextWriter to_text(text);
+  if constexpr (kViewWriterChecksOrder) {
+    try {
+      write(to_text, "claim");
+      ADD_FAILURE() << "a member out of order was written: " << text;
+    } catch (const std::logic_error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "the object at $.pile[1] has member \"claim\" after \"nested\": write each "
+                "object's members in name order, as dump() orders them");
+    }
+    TreeWriter to_tree;
+    try {
+      write(to_tree, "nested");
+      ADD_FAILURE() << "a member named twice was written";
+    } catch (const std::logic_error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "the object at $.pile[1] names member \"nested\" twice: write each object's "
+                "members in name order, as dump() orders them");
+    }
+  } else {
+    write(to_text, "claim");
+    EXPECT_EQ(text, R"({"pile":[{"by":0},{"by":1,"nested":{},"claim":true}]})");
+  }
+  // In name order, every build writes it.
+  std::string ordered;
+  TextWriter in_order(ordered);
+  write(in_order, "top");
+  EXPECT_EQ(ordered, R"({"pile":[{"by":0},{"by":1,"nested":{},"top":true}]})");
 }
 
 TEST(ViewWriter, AScalarAloneIsADocument) {
@@ -140,7 +191,7 @@ TEST(Result, WritesWhatToJsonReturns) {
   std::string text;
   TextWriter w(text);
   r.write(w);
-  EXPECT_EQ(json::parse(text), r.to_json());
+  EXPECT_EQ(text, r.to_json().dump());
   EXPECT_EQ(r.to_json(), json::parse(R"({"winners":[2],"losers":[0,1],"places":[2,2,1]})"));
   EXPECT_FALSE(r.to_json().contains("scores"));
   r.scores = {3, 3, 0};
