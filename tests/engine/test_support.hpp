@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <optional>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -105,28 +104,37 @@ inline std::string refusal(Match& m, Seat seat, const json& action) {
   return err ? err->code : "";
 }
 
-// True when some object in the JSON text names a member twice (a tree would keep only one).
-inline bool names_a_member_twice(const std::string& text) {
-  std::vector<std::set<std::string>> open;
-  bool twice = false;
+// The first place where an object in the JSON text does not list its members in strictly rising
+// byte order of their names (the order of the tree's dump(), which also rules out a name given
+// twice): the two names and the object's depth. Empty when every object is in order.
+inline std::string member_order_fault(const std::string& text) {
+  std::vector<std::optional<std::string>> last;  // per open object, its latest member name
+  std::string fault;
   const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
-        open.emplace_back();
+        last.emplace_back();
         break;
       case json::parse_event_t::object_end:
-        open.pop_back();
+        last.pop_back();
         break;
-      case json::parse_event_t::key:
-        twice |= !open.back().insert(parsed.get<std::string>()).second;
+      case json::parse_event_t::key: {
+        const std::string name = parsed.get<std::string>();
+        if (fault.empty() && last.back() && name <= *last.back()) {
+          fault = "member \"" + name + "\" comes after \"" + *last.back() +
+                  "\" in an object at depth " + std::to_string(last.size());
+        }
+        last.back() = name;
         break;
+      }
       default:
         break;
     }
     return true;
   };
   const json parsed = json::parse(text, check);
-  return twice || parsed.is_discarded();
+  if (parsed.is_discarded() && fault.empty()) fault = "the text is not one JSON document";
+  return fault;
 }
 
 }  // namespace campfire::testing
