@@ -173,6 +173,66 @@ test('fib-fibonacci: a joker with twenty ways to lay it says their shared words 
   await page.setViewportSize(DESKTOP);
 });
 
+test('fib-fibonacci: a joker with thirty ways to lay it comes in groups by the card it takes along, each on a phone screen', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const legal = [{ move: 'joker', card: 'X1' }];
+  const labels = ['play Joker as a new base'];
+  for (const [card, words] of [['6C', '6♣'], ['6D', '6♦'], ['6S', '6♠']]) {
+    for (const side of ['A', 'B']) {
+      for (let value = 0; value < 4; value++) {
+        legal.push({ move: 'joker', card: 'X1', with: card, value, side });
+        labels.push(`play Joker as a new base, with ${words} (as ${value}) on side ${side}`);
+      }
+    }
+  }
+  for (const [card, words] of [['3H', '3♥'], ['2S', '2♠']]) {
+    for (const side of ['A', 'B']) {
+      legal.push({ move: 'joker', card: 'X1', with: card, side });
+      labels.push(`play Joker as a new base, with ${words} on side ${side}`);
+    }
+  }
+  legal.push({ move: 'draw' });
+  labels.push('draw a card');
+  const view = { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], hand: ['6C', '6D', '6S', '3H', '2S', 'X1'], lastPlay: null };
+  const offScreen = () => page.evaluate(() => [...document.querySelectorAll('.action-bar button, .my-area .hand .card')].filter((b) => {
+    const r = b.getBoundingClientRect();
+    return r.top < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth;
+  }).map((b) => b.textContent || b.getAttribute('aria-label')));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await draw(state('fib-fibonacci', view, { legal, labels }));
+  await page.locator('.my-area .hand button[aria-label="Joker"]').click();
+  // The joker alone, then one button for each card it may take along.
+  const buttons = page.locator('.action-bar button.action');
+  assert.deepEqual(await buttons.allTextContents(),
+    ['Play Joker as a new base', 'with 6♣ … (8)', 'with 6♦ … (8)', 'with 6♠ … (8)', 'with 3♥ … (2)', 'with 2♠ … (2)']);
+  assert.equal(await buttons.nth(2).getAttribute('aria-label'), 'Play Joker as a new base with 6♦ …: 8 choices');
+  assert.deepEqual(await offScreen(), [], 'the groups fit on a phone');
+  // A group opens its choices with the words they share said once; Back returns to the groups.
+  await buttons.nth(2).click();
+  assert.equal(await page.locator('.action-bar .menu-common').textContent(), 'Play Joker as a new base with 6♦ …');
+  assert.deepEqual(await buttons.allTextContents(), ['(as 0) on side A', '(as 1) on side A', '(as 2) on side A', '(as 3) on side A',
+    '(as 0) on side B', '(as 1) on side B', '(as 2) on side B', '(as 3) on side B']);
+  assert.equal(await buttons.nth(5).getAttribute('aria-label'), 'Play Joker as a new base, with 6♦ (as 1) on side B');
+  assert.deepEqual(await offScreen(), [], 'the choices of a group fit on a phone');
+  await page.locator('.action-bar [data-key="menu-back"]').click();
+  assert.equal(await buttons.count(), 6);
+  // The chosen one is the move sent.
+  await buttons.nth(2).click();
+  await buttons.nth(5).click();
+  assert.deepEqual(await page.evaluate(() => window.sent.at(-1).action), { move: 'joker', card: 'X1', with: '6D', value: 1, side: 'B' });
+  // The twenty of a smaller hand come as they are (the test above); thirty are grouped on a
+  // wide screen too, and nothing in the bar needs scrolling to be seen.
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate(() => window.fresh());
+  await draw(state('fib-fibonacci', view, { legal, labels }));
+  await page.locator('.my-area .hand button[aria-label="Joker"]').click();
+  assert.equal(await buttons.count(), 6);
+  assert.deepEqual(await offScreen(), [], 'every choice fits on a wide screen');
+  assert.ok(await page.evaluate(() => { const b = document.querySelector('.action-bar'); return b.scrollHeight <= b.clientHeight + 1; }));
+  await page.locator('.action-bar [data-key="menu-cancel"]').click();
+});
+
 // ---------- Naked Gibbon ----------
 
 const NG_VIEW = {

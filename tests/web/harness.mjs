@@ -202,12 +202,16 @@ export async function play(page, locator, pick = 0) {
       throw e2;
     }
   }
+  // A long menu comes in groups: a group's button opens its choices, where `pick` chooses again.
   const menu = page.locator('.action-bar .menu-title');
-  if (await menu.count()) {
+  for (let depth = 0; depth < 4 && (await menu.count()); depth++) {
     const entries = page.locator('.action-bar button.action');
     const n = await entries.count();
     try {
-      await entries.nth(typeof pick === 'function' ? await pick(n) : Math.min(pick, n - 1)).click({ timeout: 3000 });
+      const entry = entries.nth(typeof pick === 'function' ? await pick(n) : Math.min(pick, n - 1));
+      const group = (await entry.getAttribute('data-choices', { timeout: 3000 })) !== null;
+      await entry.click({ timeout: 3000 });
+      if (!group) break;
     } catch (e) {
       // Every action in the menu stopped being legal (the table moved on): nothing was played.
       if (e.name === 'TimeoutError') return false;

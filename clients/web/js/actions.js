@@ -9,7 +9,7 @@ export class ActionBinder {
     this.labels = state.labels || [];
     this.send = send;          // (index) => void
     this.bound = new Set();
-    this.menu = null;          // {title, indices}
+    this.menu = null;          // {title, indices, origin, group}
     this.onMenu = () => {};
   }
 
@@ -71,41 +71,79 @@ export class ActionBinder {
     // the pointer while other seats' moves arrive.
     const free = this.menu || hideUnbound ? [] : this.legal.map((_, i) => i).filter((i) => !this.bound.has(i));
     const shown = this.menu ? this.menu.indices : free;
-    const sig = JSON.stringify([this.menu?.title ?? null, shown.map((i) => [i, this.labels[i], this.legal[i]])]);
+    const sig = JSON.stringify([this.menu?.title ?? null, this.menu?.group ?? null, shown.map((i) => [i, this.labels[i], this.legal[i]])]);
     bar.binder = this;  // the bar's buttons act through whichever binder drew the table last
     if (bar.dataset.sig === sig && bar.isConnected) return;
     bar.dataset.sig = sig;
     clear(bar);
     if (this.menu) {
-      const { title, indices } = this.menu;
-      bar.append(h('div.menu-title', null, title));
-      // Many choices that begin alike (a joker with each card it may take along, each value
-      // and side) say their shared words once, above short buttons that all fit on screen.
-      const full = indices.map((i) => capitalise(this.labels[i] || JSON.stringify(this.legal[i])));
-      const common = indices.length >= 4 ? sharedWords(full) : '';
-      if (common) bar.append(h('div.menu-common', null, `${common} …`));
-      const row = h('div.menu-row');
-      indices.forEach((i, k) => {
-        const rest = common ? full[k].slice(common.length).replace(/^[\s,;:]+/, '') : '';
-        row.append(this.button(bar, i, rest || null));
-      });
-      row.append(
-        h('button.secondary', { type: 'button', dataset: { key: 'menu-cancel' }, onclick: () => {
-          const now = bar.binder;
-          const origin = now.menu?.origin;
-          now.menu = null;
-          now.onMenu();
-          if (origin?.dataset?.key) document.querySelector(`[data-key="${CSS.escape(origin.dataset.key)}"]`)?.focus();
-        } }, 'Cancel'),
-      );
-      bar.append(row);
-      row.querySelector('button')?.focus();
+      this.renderMenu(bar, false);
+      // A menu too long for the bar (a joker with three 6s and two 3s to take along) is drawn
+      // again in groups by the words that tell its choices apart, each group one step further.
+      if (this.menu.group == null && bar.scrollHeight > bar.clientHeight + 1) this.renderMenu(bar, true);
       return;
     }
     if (free.length === 0) return;
     const row = h('div.menu-row');
     for (const i of free) row.append(this.button(bar, i));
     bar.append(row);
+  }
+
+  // Draws the open menu: every choice, or (`grouped`, or a group the player opened) the
+  // choices' groups, a group standing for several as one button that opens them.
+  renderMenu(bar, grouped) {
+    clear(bar);
+    const { title, indices, group } = this.menu;
+    bar.append(h('div.menu-title', null, title));
+    // Many choices that begin alike (a joker with each card it may take along, each value and
+    // side) say their shared words once, above short buttons that all fit on screen.
+    const full = indices.map((i) => capitalise(this.labels[i] || JSON.stringify(this.legal[i])));
+    const common = indices.length >= 4 ? sharedWords(full) : '';
+    const rests = full.map((l) => (common ? l.slice(common.length).replace(/^[\s,;:]+/, '') : ''));
+    const words = common ? rests : full;  // what tells the choices apart
+    const row = h('div.menu-row');
+    const open = (g) => {
+      const now = bar.binder;
+      if (!now.menu) return;
+      now.menu = { ...now.menu, group: g };
+      now.onMenu();
+    };
+    const groups = group != null || grouped ? groupByWords(words) : null;
+    const inGroup = group != null && groups?.has(group) ? groups.get(group) : null;
+    if (inGroup) {
+      bar.append(h('div.menu-common', null, `${[common, group].filter(Boolean).join(' ')} …`));
+      for (const k of inGroup) {
+        const rest = words[k].slice(group.length).replace(/^[\s,;:]+/, '');
+        row.append(this.button(bar, indices[k], rest || null));
+      }
+      row.append(h('button.secondary', { type: 'button', dataset: { key: 'menu-back' }, onclick: () => open(null) }, 'Back'));
+    } else {
+      if (common) bar.append(h('div.menu-common', null, `${common} …`));
+      const shown = groups && (grouped || group != null) ? groups : new Map(indices.map((_, k) => [k, [k]]));
+      for (const [key, ks] of shown) {
+        if (ks.length === 1) {
+          row.append(this.button(bar, indices[ks[0]], rests[ks[0]] || null));
+          continue;
+        }
+        row.append(h('button.action.group', {
+          type: 'button',
+          'aria-label': `${[common, key].filter(Boolean).join(' ')} …: ${ks.length} choices`,
+          dataset: { key: `group-${key}`, choices: String(ks.length) },
+          onclick: () => open(key),
+        }, `${key} … (${ks.length})`));
+      }
+    }
+    row.append(
+      h('button.secondary', { type: 'button', dataset: { key: 'menu-cancel' }, onclick: () => {
+        const now = bar.binder;
+        const origin = now.menu?.origin;
+        now.menu = null;
+        now.onMenu();
+        if (origin?.dataset?.key) document.querySelector(`[data-key="${CSS.escape(origin.dataset.key)}"]`)?.focus();
+      } }, 'Cancel'),
+    );
+    bar.append(row);
+    row.querySelector('button')?.focus();
   }
 
   // `short` (the words a menu did not already say) is what the button shows; its name for
@@ -119,6 +157,34 @@ export class ActionBinder {
       onclick: () => bar.binder.send(i),
     }, short || capitalise(label));
   }
+}
+
+// Groups the menu's words (what each choice says beyond the words all share) by their first
+// few words, as many as make the list shortest: the number of groups and the largest group,
+// whichever is more. A Map from the group's words to the positions in `rests`; a choice with
+// nothing to add stands alone. Null when no grouping makes the list any shorter.
+export function groupByWords(rests) {
+  let best = null;
+  let bestSize = rests.length;
+  for (let n = 1; n <= 4; n++) {
+    const groups = new Map();
+    rests.forEach((r, k) => {
+      const words = r.split(/\s+/).filter(Boolean);
+      const key = words.length > n ? words.slice(0, n).join(' ').replace(/[,;:]+$/, '') : `\u0000${k}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(k);
+    });
+    const size = Math.max(groups.size, ...[...groups.values()].map((g) => g.length));
+    if (size < bestSize) {
+      best = groups;
+      bestSize = size;
+    }
+  }
+  if (!best) return null;
+  // A choice alone in its group keeps its whole words; its key is not shown.
+  const out = new Map();
+  for (const [key, ks] of best) out.set(ks.length === 1 ? `\u0000${ks[0]}` : key, ks);
+  return out;
 }
 
 // The words every label begins with (whole words, at least three of them), or ''.
