@@ -1,15 +1,21 @@
 // A room: one match, its seats and spectators, its timers and bots. Everything a room does runs on
 // its own strand, so the game state needs no lock; every public method only posts to that strand.
+// The room wires parts that each do one job: Seats (who sits where), RoomClocks (window, turn and
+// grace timers), BotScheduler (when bots move), LegalMoves (each seat's choices per change) and
+// JournalGate (frames wait until the journal has kept what they show). Every move, whatever its
+// cause, enters through commit(). The class is written in three files: room.cpp (creation, the
+// commit path, publishing, the game's requests), room_frames.cpp (what members are sent) and
+// room_members.cpp (joining, leaving and the seats).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -22,11 +28,16 @@
 #include "engine/core/match.hpp"
 #include "fairness/fairness.hpp"
 #include "protocol/error_codes.hpp"
+#include "server/bot_scheduler.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
 #include "server/journal.hpp"
+#include "server/journal_gate.hpp"
+#include "server/legal_moves.hpp"
 #include "server/metrics.hpp"
 #include "server/move_cause.hpp"
+#include "server/room_clocks.hpp"
+#include "server/seats.hpp"
 
 namespace campfire::server {
 
@@ -53,19 +64,6 @@ struct RoomSummary {
   int connected = 0;  // players with a live connection
 };
 
-// Per-room settings chosen at creation ("timers" in create_room).
-struct RoomSettings {
-  double turn_seconds = 0;    // 0: no turn timer
-  bool timeout_bot = false;   // on expiry a bot chooses the move; otherwise the game's default
-  double grace_seconds = 60;  // how long a disconnected player's seat waits for them
-  // After the grace period a basic bot plays the seat until they return, so no table waits
-  // forever for a closed laptop; the creator may turn it off.
-  bool bot_takeover = true;
-
-  json to_json() const;
-  static Expected<RoomSettings> parse(const json& timers, const Config& config);
-};
-
 class Room : public std::enable_shared_from_this<Room> {
  public:
   // `fair` is the room's shuffle secret; without one the match's own deal is used as given
@@ -79,7 +77,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   // Where this room's expert bots search (call before anyone can reach the room). A room
   // without one (a test's room alone) searches on its own strand.
-  void use_bot_pool(BotPool* pool) { bot_pool_ = pool; }
+  void use_bot_pool(BotPool* pool) { bots_.use_pool(pool); }
   // Writes the room's creation to the journal; call once, before anyone can reach the room.
   void record_creation();
   // Starts the timers and bots of a room rebuilt from the journal.
@@ -123,34 +121,6 @@ class Room : public std::enable_shared_from_this<Room> {
   void describe(std::function<void(json)> done);
 
  private:
-  struct SeatInfo {
-    bool taken = false;
-    // The version at which this seat's legal actions last changed, and their hash: an action
-    // naming an older version is stale only if what the seat could do has changed since.
-    long long legal_since = 0;
-    std::size_t legal_hash = 0;
-    std::string name;
-    // Every name the seat went by and from which move (the last is `name`): earlier moves keep
-    // the name they were made under in replays.
-    std::vector<SeatName> names;
-    std::string token_hash;
-    std::weak_ptr<Client> client;
-    // Shared with a worker while the bot searches there.
-    std::shared_ptr<bots::Strategy> bot;
-    std::string bot_name;  // the strategy of a server-side bot
-    // What the seat was told while its bot was searching: heard once the search is back.
-    std::vector<Event> unheard;
-    // A player's seat played by a bot while they are away (after the grace period).
-    bool away = false;
-    std::unique_ptr<asio::steady_timer> grace;
-  };
-  // A frame held back until the journal has everything it reports.
-  struct Held {
-    std::uint64_t after;
-    std::weak_ptr<Client> client;
-    Frame frame;
-  };
-
   template <class F>
   void on_strand(F&& f);
 
@@ -167,8 +137,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // Queues a journal record for the change about to be published.
   void record(Journal::Record r);
   void record_seat(int seat);
-  void journaled(std::uint64_t seq, bool ok);
-  bool is_bot(std::size_t seat) const { return seats_[seat].bot != nullptr; }
+  // The journal could not keep a change: the room pauses until a restart.
+  void journal_failed();
   void free_seat(int seat);
   // Gives a seat a new name from the next move on; once the game has started everyone is told
   // (in `events`) whom the new name belongs to. False when the name is the same.
@@ -216,86 +186,58 @@ class Room : public std::enable_shared_from_this<Room> {
   void changed(const std::vector<Event>* events);
   // Records an accepted action (the match has already applied it).
   void record_action(int seat, const Action& a);
+  // Tells the clocks which window is open and whose turn is timed.
   void arm_window();
   void arm_turn();
-  void turn_expired();
+  // The turn timer ran out for these players: each gets a move made for them.
+  void turn_expired(SeatSet late);
+  // The window with this id ran out: the room closes it with a system move, if still open.
+  void window_expired(std::int32_t id);
   void arm_grace(int seat);
   void grace_expired(int seat);
-  // Asks the first acting bot for its move: at once, or on the bot pool for a search.
-  void schedule_bots();
-  // A searching bot's move, chosen on the bot pool at `version`, back on the strand: planned if
-  // the table is still as it was, else dropped and the bot asked again.
-  void thought(Seat seat, long long version, const bots::Strategy* bot, Action a,
-               std::chrono::steady_clock::time_point asked);
-  // Makes a bot's chosen move after a human-like delay counted from `asked`, unless the room
-  // changes first.
-  void plan_bot_move(Seat seat, Action a, std::chrono::steady_clock::time_point asked);
-  // How long a bot takes to move now: a reaction time in a timed window, else a moment.
-  std::chrono::milliseconds bot_delay();
-  // The strategy a server bot called `name` plays by, or null for an unknown name.
-  std::unique_ptr<bots::Strategy> make_bot(std::string_view name) const;
   void update_summary();
 
   asio::io_context& ioc_;
   asio::strand<asio::io_context::executor_type> strand_;
-  const Config& config_;
   Journal& journal_;
   Metrics& metrics_;
   const std::string code_;
   const bool listed_;
-  const RoomSettings settings_;
   std::int64_t created_ms_ = 0;
   Match match_;
   // The shuffle's commitment and contributions; none for a room kept before fair shuffles.
   std::optional<fairness::Record> fairness_;
   RoomStatus status_ = RoomStatus::kWaiting;
   long long version_ = 0;
-  std::vector<SeatInfo> seats_;
+  Seats seats_;
   std::vector<std::weak_ptr<Client>> spectators_;
+  // Each seat's choices at the current version, computed when first needed (mutable: a cache
+  // that frames, built in const members, fill).
+  mutable LegalMoves legal_;
 
-  asio::steady_timer window_timer_;
-  std::optional<std::int32_t> armed_window_;
-  std::int64_t window_ends_at_ms_ = 0;
-  std::chrono::steady_clock::time_point window_ends_at_;
-  // The last window that closed, so a move that arrives just too late is told so.
-  struct ClosedWindow {
-    std::string name;
-    SeatSet seats;
-    std::chrono::steady_clock::time_point at;
-  };
-  std::optional<ClosedWindow> last_closed_;
-  std::optional<Window> open_window_;
-  asio::steady_timer bot_timer_;
-  // A bot's move waits on bot_timer_; bot_plan_ numbers the plans so a dropped one is ignored.
-  bool bot_planned_ = false;
-  std::uint64_t bot_plan_ = 0;
-  BotPool* bot_pool_ = nullptr;
-  // The seat whose bot is searching on the pool, and how to tell that search to stop early.
-  std::optional<Seat> thinking_;
-  std::shared_ptr<std::atomic<bool>> think_abandoned_;
-  Rng bot_rng_;
+  // The window's end, the turn timer and the grace periods, with the room's timer settings.
+  RoomClocks clocks_;
+  // When and how the bots that hold seats move.
+  BotScheduler bots_;
   bool closed_ = false;
   std::string closed_reason_;
 
-  // Journal bookkeeping: records queued and committed, and the frames waiting for them.
-  std::uint64_t journal_queued_ = 0;
-  std::uint64_t journal_done_ = 0;
+  // The version the last journal record will bring, and the frames waiting for the journal.
   long long recorded_version_ = 0;
-  std::deque<Held> held_;
-
-  // The turn timer: armed for a set of acting players and what they may do.
-  asio::steady_timer turn_timer_;
-  std::size_t turn_key_ = 0;
-  std::int64_t turn_ends_at_ms_ = 0;
-  SeatSet turn_seats_;
+  JournalGate gate_;
 
   mutable std::mutex summary_mutex_;
   RoomSummary summary_;
   std::string refusal_;  // under summary_mutex_
 };
 
-// A fresh unguessable seat token (128 bits from the operating system) and its stored hash.
-std::string new_token();
-std::string hash_token(const std::string& token);
+// Runs `f` on the room's strand, unless the room has closed by then (in a header: the room's
+// requests live in several files).
+template <class F>
+void Room::on_strand(F&& f) {
+  asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
+    if (!self->closed_) f();
+  });
+}
 
 }  // namespace campfire::server

@@ -1,0 +1,47 @@
+// Each seat's choices at one version of a room: its legal actions as the engine gives them, their
+// JSON text as state frames list them, and their words. They are computed once per change, when
+// first asked for, and shared by everyone who needs them: the state frames, the turn timer (which
+// restarts when a player's choices change) and the bots. The next version computes them afresh.
+// LegalMoves only reads the match; it decides nothing and sends nothing.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/match.hpp"
+
+namespace campfire::server {
+
+class LegalMoves {
+ public:
+  struct Choices {
+    std::vector<Action> actions;
+    std::string text;                 // the actions as a JSON array, as frames carry them
+    std::vector<std::string> labels;  // the words for each action, seat names filled in
+    std::string labels_text;          // the words as a JSON array
+    std::size_t hash = 0;             // of `text`: what the seat may do, in one number
+  };
+  // The words for `seat`'s `action` as its player reads them.
+  using Label = std::function<std::string(Seat seat, const Action& action)>;
+
+  LegalMoves(const Match& match, Label label) : match_(match), label_(std::move(label)) {}
+
+  // `seat`'s choices at `version` of the room (empty when the seat may not act): computed on
+  // the first ask at a version, then shared until a later version is asked for. The reference
+  // holds until then.
+  const Choices& of(Seat seat, long long version);
+  // How many seats' choices have been computed, for tests.
+  std::size_t computed() const { return computed_; }
+
+ private:
+  const Match& match_;
+  Label label_;
+  long long version_ = -1;
+  std::vector<std::optional<Choices>> seats_;
+  std::size_t computed_ = 0;
+};
+
+}  // namespace campfire::server

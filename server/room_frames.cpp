@@ -1,0 +1,156 @@
+// Room, part two: what members are sent. A state message is assembled from parts serialised once
+// per change; events name the seats as they are called now; the players, window and turn
+// clocks as the state frames show them. Nothing here changes the room.
+#include "protocol/json_text.hpp"
+#include "server/room.hpp"
+
+namespace campfire::server {
+
+namespace {
+
+// Every frame's text: what nlohmann's dump gives, written faster.
+std::string dump(const json& j) {
+  return protocol::json_text(j);
+}
+
+}  // namespace
+
+std::string Room::render(const std::string& text) const {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "{{") == 0) {
+      out += '{';
+      i += 2;
+      continue;
+    }
+    if (text.compare(i, 6, "{seat:") == 0) {
+      const auto end = text.find('}', i);
+      if (end != std::string::npos) {
+        const int s = std::atoi(text.c_str() + i + 6);
+        if (s >= 0 && s < seats_.size()) {
+          out += seats_[s].taken() ? seats_[s].name : "seat " + std::to_string(s + 1);
+          i = end + 1;
+          continue;
+        }
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+std::string Room::literal(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    out += ch;
+    if (ch == '{') out += '{';
+  }
+  return out;
+}
+
+json Room::render_event(const json& body) const {
+  json e = body;
+  if (e.contains("text") && e["text"].is_string()) e["text"] = render(e["text"].get<std::string>());
+  return e;
+}
+
+json Room::players() const {
+  json list = json::array();
+  for (int s = 0; s < seats_.size(); ++s) {
+    const Seats::Info& info = seats_[s];
+    if (!info.taken()) {
+      list.push_back(nullptr);
+      continue;
+    }
+    const bool bot = info.occupant == Occupant::kBot;
+    json player = {{"seat", s},
+                   {"name", info.name},
+                   {"connected", info.connected()},
+                   {"bot", bot},
+                   {"away", info.occupant == Occupant::kAway}};
+    if (bot) player["strategy"] = info.bot_name;
+    list.push_back(std::move(player));
+  }
+  return list;
+}
+
+json Room::window_json() const {
+  if (status_ != RoomStatus::kPlaying) return nullptr;
+  return clocks_.window_json(match_.state().window());
+}
+
+// A state message differs between recipients only in the seat, its view and its legal moves, so
+// the rest is serialised once per change. The keys are written in the order nlohmann's dump
+// writes an object's keys (sorted), so a frame is exactly what dumping the whole object gives.
+Room::StateParts Room::state_parts() const {
+  const State& st = match_.state();
+  StateParts p;
+  p.head = "{\"fairness\":" + dump(fairness_ ? fairness_->public_json() : json(nullptr)) +
+           ",\"game\":" + dump(match_.game().info().id) + ",\"labels\":";
+  p.middle = ",\"moves\":" + std::to_string(match_.log().size()) +
+             ",\"options\":" + dump(match_.options().to_json()) + ",\"players\":" + dump(players());
+  if (status_ == RoomStatus::kOver) p.middle += ",\"result\":" + dump(st.result().to_json());
+  p.middle += ",\"room\":" + dump(code_) + ",\"seat\":";
+  json to_act = json::array();
+  if (status_ != RoomStatus::kWaiting) st.to_act().for_each([&](Seat s) { to_act.push_back(s); });
+  p.after_seat = std::string(",\"status\":\"") + status_name(status_) +
+                 "\",\"toAct\":" + dump(to_act) + ",\"turn\":" + dump(turn_json()) +
+                 ",\"type\":\"state\",\"version\":" + std::to_string(version_) + ",\"view\":";
+  p.tail = ",\"window\":" + dump(window_json()) + "}";
+  return p;
+}
+
+std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* legal_hash) const {
+  const State& st = match_.state();
+  const bool waiting = status_ == RoomStatus::kWaiting;
+  // A seat's choices are written once per change and shared with the turn timer and the bots.
+  static const std::string kNone = "[]";
+  const LegalMoves::Choices* choices = !waiting && seat >= 0 ? &legal_.of(seat, version_) : nullptr;
+  const std::string& legal = choices ? choices->text : kNone;
+  const std::string& labels = choices ? choices->labels_text : kNone;
+  if (legal_hash != nullptr) {
+    *legal_hash = choices ? choices->hash : std::hash<std::string>{}(legal);
+  }
+  // The view, the largest part, is written into a buffer that keeps its capacity between frames
+  // (no growing a fresh string every time), and the frame gets exactly the memory it needs:
+  // frames wait in the queues of slow readers.
+  thread_local std::string view;
+  view.clear();
+  if (waiting) {
+    view = "null";
+  } else {
+    const Seat viewer = seat >= 0 ? seat : kSpectator;
+    st.view_text(viewer, view);
+  }
+  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
+  std::string out;
+  out.reserve(parts.head.size() + labels.size() + 10 + legal.size() + parts.middle.size() +
+              seat_text.size() + parts.after_seat.size() + view.size() + parts.tail.size());
+  out += parts.head;
+  out += labels;
+  out += ",\"legal\":";
+  out += legal;
+  out += parts.middle;
+  out += seat_text;
+  out += parts.after_seat;
+  out += view;
+  out += parts.tail;
+  return out;
+}
+
+std::string Room::state_frame(int seat) const {
+  return state_frame(state_parts(), seat);
+}
+
+std::string Room::event_text(const Event& e) const {
+  return dump(
+      {{"type", "event"}, {"room", code_}, {"version", version_}, {"event", render_event(e.body)}});
+}
+
+json Room::turn_json() const {
+  return clocks_.turn_json();
+}
+
+}  // namespace campfire::server

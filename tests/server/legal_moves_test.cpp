@@ -1,0 +1,84 @@
+// Each seat's choices per change: computed once per version however often they are asked for,
+// computed again at the next version, and exactly the engine's legal actions with their words.
+#include "server/legal_moves.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/registry.hpp"
+#include "protocol/json_text.hpp"
+
+namespace campfire::server::testing {
+namespace {
+
+class LegalMovesTest : public ::testing::Test {
+ protected:
+  const Game& game_ = *Registry::builtin().find("pinocchio");
+  Match match_ = std::move(*Match::create(game_, 3, json::object(), 5));
+  int labelled_ = 0;
+  LegalMoves legal_{match_, [this](Seat seat, const Action& a) {
+                      ++labelled_;
+                      return "<" + match_.state().describe(seat, a) + ">";
+                    }};
+
+  // The seat that acts now (Pinocchio: one seat at a time).
+  Seat acting() const {
+    std::optional<Seat> seat;
+    match_.state().to_act().for_each([&](Seat s) {
+      if (!seat) seat = s;
+    });
+    return *seat;
+  }
+};
+
+TEST_F(LegalMovesTest, ChoicesAreComputedOncePerVersion) {
+  const Seat s = acting();
+  const LegalMoves::Choices& first = legal_.of(s, 1);
+  const int labels = labelled_;
+  EXPECT_EQ(legal_.computed(), 1u);
+  EXPECT_GT(labels, 0);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(&legal_.of(s, 1), &first) << "the same choices, shared";
+  }
+  EXPECT_EQ(legal_.computed(), 1u);
+  EXPECT_EQ(labelled_, labels) << "no label is written twice";
+  legal_.of((s + 1) % 3, 1);
+  EXPECT_EQ(legal_.computed(), 2u) << "each seat's own, once";
+  legal_.of((s + 1) % 3, 1);
+  EXPECT_EQ(legal_.computed(), 2u);
+}
+
+TEST_F(LegalMovesTest, ANewVersionComputesThemAgain) {
+  const Seat s = acting();
+  const LegalMoves::Choices before = legal_.of(s, 1);
+  ASSERT_FALSE(before.actions.empty());
+  Events events;
+  ASSERT_FALSE(match_.apply(s, before.actions.front(), events));
+  ASSERT_NE(match_.state().legal_actions(s), before.actions) << "the move changed s's choices";
+  const LegalMoves::Choices& after = legal_.of(s, 2);
+  EXPECT_EQ(legal_.computed(), 2u);
+  EXPECT_EQ(after.actions, match_.state().legal_actions(s));
+  const Seat next = acting();
+  EXPECT_EQ(legal_.of(next, 2).actions, match_.state().legal_actions(next));
+}
+
+TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
+  for (Seat s = 0; s < 3; ++s) {
+    SCOPED_TRACE(s);
+    const LegalMoves::Choices& c = legal_.of(s, 7);
+    const std::vector<Action> engine = match_.state().legal_actions(s);
+    EXPECT_EQ(c.actions, engine);
+    json actions = json::array();
+    json labels = json::array();
+    for (const Action& a : engine) {
+      actions.push_back(game_.action_to_json(a));
+      labels.push_back("<" + match_.state().describe(s, a) + ">");
+    }
+    EXPECT_EQ(c.text, actions.dump());
+    EXPECT_EQ(c.labels_text, labels.dump());
+    ASSERT_EQ(c.labels.size(), engine.size());
+    EXPECT_EQ(c.hash, std::hash<std::string>{}(c.text));
+  }
+}
+
+}  // namespace
+}  // namespace campfire::server::testing
