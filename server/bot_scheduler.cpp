@@ -91,7 +91,7 @@ void BotScheduler::schedule() {
     abandoned_ = std::make_shared<std::atomic<bool>>(false);
     std::shared_ptr<const State> copy = st.clone();
     BotPool* pool = pool_;
-    pool_->think([this, owner = std::weak_ptr<void>(table_.owner()), strand = strand_,
+    pool_->think([this, owner = std::weak_ptr<void>(table_.owner()),
                   legal = table_.legal(*chosen), bot = info.bot, copy = std::move(copy),
                   seat = *chosen, version = table_.version(), seed = rng_.next(),
                   abandoned = abandoned_, pool, asked, &game = match_.game()] {
@@ -102,9 +102,11 @@ void BotScheduler::schedule() {
       Rng rng(seed);
       const std::size_t pick = legal.empty() ? 0 : bot->choose(decision, rng);
       Action a = legal.empty() ? Action{} : legal[pick < legal.size() ? pick : 0];
-      // The scheduler lives as long as its room: `this` is used only while the room does.
+      // The scheduler lives as long as its room: `this` (its strand too) is used only while the
+      // room does. The job holds no executor of its own: a search still queued when the server
+      // stops is dropped with the pool, after the io_context its strand belonged to is gone.
       if (auto room = owner.lock()) {
-        asio::post(strand, [this, room, seat, version, bot, a = std::move(a), asked]() mutable {
+        asio::post(strand_, [this, room, seat, version, bot, a = std::move(a), asked]() mutable {
           thought(seat, version, bot.get(), std::move(a), asked);
         });
       }
