@@ -92,8 +92,8 @@ Shape result_shape() {
       field("losers", array(seat()), "The seats that lost."),
       field("places", array(integer(1)),
             "Each seat's place, by seat: 1 is the best; ties share a place."),
-      optional("scores", array(integer()), "Each seat's score, by seat.",
-               "where the game keeps score"),
+      field("scores", array(integer()),
+            "Each seat's score, by seat, in the game's own terms; `places` says who did best."),
   });
 }
 

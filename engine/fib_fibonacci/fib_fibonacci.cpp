@@ -16,20 +16,6 @@ namespace {
 namespace sc = campfire::standard;
 
 inline constexpr int kPlayers = 2;
-inline constexpr int kHandSize = 5;
-inline constexpr int kDeckSize = 26;
-// Table sizes, counted in physical cards (a 4 can free a 6 for another use, but then stays
-// where it was put). From the 5th card on a run holds only 6s and 4s, so no run is longer than 8.
-// Bases are jokers, 6s or 4s (at most 6); each has at most 2 openings, and every run with a card
-// starts with a distinct 2, 3, 6 or 4 (at most 12): never more than 24 runs. The side area holds
-// 7s, 8s and the 4s that replaced them (at most 10).
-inline constexpr int kMaxRunLength = 8;
-inline constexpr int kMaxRuns = 24;
-inline constexpr int kMaxBases = 6;
-inline constexpr int kMaxSide = 10;
-inline constexpr int kMaxValue = 99;
-inline constexpr int kMaxSeries = 3;
-inline constexpr int kMaxTurnLimit = 1000;
 inline constexpr std::uint8_t kFloating = 0xFF;
 
 constexpr int rank_of(Card c) {
@@ -1063,7 +1049,7 @@ class FibGame final : public Game {
         OptionSpec::integer("seriesGames", 1, 1, kMaxSeries,
                             "games in the series; the dealer alternates and the seat that wins "
                             "more games wins the series"),
-        OptionSpec::integer("turnLimit", 500, 50, kMaxTurnLimit,
+        OptionSpec::integer("turnLimit", 500, kMinTurnLimit, kMaxTurnLimit,
                             "turns after which a game ends as a stalemate (fewer cards wins), so "
                             "that no game can go on for ever")};
     info_.max_actions = kMaxSeries * kMaxTurnLimit;

@@ -56,6 +56,22 @@
 
 namespace campfire::fib_fibonacci {
 
+inline constexpr int kHandSize = 5;
+inline constexpr int kDeckSize = 26;
+// Table sizes, counted in physical cards (a 4 can free a 6 for another use, but then stays
+// where it was put). From the 5th card on a run holds only 6s and 4s, so no run is longer than 8.
+// Bases are jokers, 6s or 4s (at most 6); each has at most 2 openings, and every run with a card
+// starts with a distinct 2, 3, 6 or 4 (at most 12): never more than 24 runs. The side area holds
+// 7s, 8s and the 4s that replaced them (at most 10). The schema declares the view within these.
+inline constexpr int kMaxRunLength = 8;
+inline constexpr int kMaxRuns = 24;
+inline constexpr int kMaxBases = 6;
+inline constexpr int kMaxSide = 10;
+inline constexpr int kMaxValue = 99;
+inline constexpr int kMaxSeries = 3;
+inline constexpr int kMinTurnLimit = 50;
+inline constexpr int kMaxTurnLimit = 1000;
+
 // Action kinds.
 enum Move : std::uint8_t {
   kDraw = 1,

@@ -2,23 +2,13 @@
 
 #include "engine/core/game.hpp"
 #include "engine/core/standard_cards.hpp"
+#include "engine/fib_fibonacci/fib_fibonacci.hpp"
 
 namespace campfire::fib_fibonacci {
 
 namespace {
 
 namespace sc = campfire::standard;
-// Bounds of the view, as the engine keeps them (engine/fib_fibonacci/fib_fibonacci.cpp); the
-// schema tests play random games against them.
-constexpr int kHandSize = 5;
-constexpr int kDeckSize = 26;
-constexpr int kMaxRunLength = 8;
-constexpr int kMaxRuns = 24;
-constexpr int kMaxBases = 6;
-constexpr int kMaxSide = 10;
-constexpr int kMaxValue = 99;
-constexpr int kMaxSeries = 3;
-constexpr int kMaxTurnLimit = 1000;
 }  // namespace
 
 schema::GameSchema game_schema(const Game& game) {
@@ -43,7 +33,7 @@ schema::GameSchema game_schema(const Game& game) {
       field("gamesWon", array(integer(0, kMaxSeries), 2, 2), "Games each player has won, by seat."),
       field("dealer", seat(), "Who dealt this game."),
       field("turn", integer(1), "The turn being played in this game."),
-      field("turnLimit", integer(1, kMaxTurnLimit), "Turns after which the game is a stalemate."),
+      field("turnLimit", integer(kMinTurnLimit, kMaxTurnLimit), "Turns after which the game is a stalemate."),
       field("drawPile", integer(0, kDeckSize), "Cards in the draw pile."),
       field("handCounts", array(integer(0, kDeckSize), 2, 2), "Cards in each hand, by seat."),
       field("tableEmpty", boolean(), "Nothing is on the table: only a joker may be played."),

@@ -15,10 +15,6 @@ namespace {
 
 namespace sc = campfire::standard;
 
-constexpr int kMaxPlayers = 8;
-// Slot ids restart at 0 each round; a round gains at most 2 per wrong slap, and has at most
-// kMaxTurns windows of at most 51 slaps, so ids stay far below this.
-constexpr int kMaxSlotId = 1000000;
 constexpr std::uint32_t kPenaltyCards = 2;
 constexpr int kMinTurnTimeoutS = 5;
 

@@ -70,6 +70,10 @@ namespace campfire::spider_monkey {
 inline constexpr int kLineStart = 4;
 inline constexpr int kCumulativeLimit = 120;
 inline constexpr int kMaxTurns = 1000;
+inline constexpr int kMaxPlayers = 8;
+// Slot ids restart at 0 each round; a round gains at most 2 per wrong slap, and has at most
+// kMaxTurns windows of at most 51 slaps, so ids stay far below this (the schema's bound).
+inline constexpr int kMaxSlotId = 1000000;
 
 // Points of a card at the reveal: A = 1, 2-10 face value, J 11, Q 12, K 13, K♦ 0.
 int points(Card c);

@@ -2,16 +2,13 @@
 
 #include "engine/core/game.hpp"
 #include "engine/core/standard_cards.hpp"
+#include "engine/spider_monkey/spider_monkey.hpp"
 
 namespace campfire::spider_monkey {
 
 namespace {
 
 namespace sc = campfire::standard;
-// Bounds of the view, as the engine keeps them (engine/spider_monkey/spider_monkey.cpp); the
-// schema tests play random games against them.
-constexpr int kMaxPlayers = 8;
-constexpr int kMaxSlotId = 1000000;
 }  // namespace
 
 schema::GameSchema game_schema(const Game& game) {
