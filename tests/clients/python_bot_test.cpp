@@ -33,6 +33,12 @@ TEST_F(PythonBot, FinishesAGameAgainstServerBots) {
   EXPECT_NE(bot.output().find("game over: seat 0 placed "), std::string::npos) << bot.output();
   EXPECT_NE(bot.output().find("* "), std::string::npos) << "events are printed";
   EXPECT_EQ(bot.output().find("refused"), std::string::npos) << bot.output();
+  // PROTOCOL.md "Writing a bot", step 1: it adds its entropy before the start, and afterwards
+  // checks the replay against the commitment it saw and the entropy it gave.
+  EXPECT_NE(bot.output().find("contributed to the shuffle"), std::string::npos) << bot.output();
+  EXPECT_NE(bot.output().find("shuffle: fair (commitment, our contribution, seed and deck order)"),
+            std::string::npos)
+      << bot.output();
 }
 
 // PROTOCOL.md "Writing a bot": act once per decision and wait for the reply. Tricky Tribes'
@@ -62,6 +68,7 @@ TEST_F(PythonBot, PlaysAgainstTheReferenceBot) {
   ASSERT_EQ(python.wait(30s), 0) << python.output();
   ASSERT_EQ(reference.wait(30s), 0) << reference.output();
   EXPECT_NE(python.output().find("game over: seat 0 placed "), std::string::npos);
+  EXPECT_NE(python.output().find("shuffle: fair"), std::string::npos) << python.output();
   EXPECT_NE(reference.output().find("game over in room " + room + ": seat 1"), std::string::npos)
       << reference.output();
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """A Campfire bot in a few lines of Python, written from protocol/PROTOCOL.md alone.
 
-It creates a room (or joins one with --room), plays random legal actions until the game is
-over, prints the result and exits 0. A dropped connection is resumed with the seat token.
+It creates a room (or joins one with --room), adds its own entropy to the shuffle, plays random
+legal actions until the game is over and prints the result. Then it fetches the game's replay and
+checks the shuffle against the commitment it saw at the start (verify.py beside it): it exits 0
+when the shuffle was fair, 1 when it was not. A dropped connection is resumed with the seat token.
 
     /usr/bin/python3 bot.py --port 8080 --seats 3 --fill-bots
     /usr/bin/python3 bot.py --port 8080 --room K7QX2M
@@ -13,10 +15,14 @@ import argparse
 import asyncio
 import json
 import random
+import secrets
 import sys
 import time
+import urllib.request
 
 import websockets
+
+import verify
 
 
 class Refused(Exception):
@@ -35,6 +41,8 @@ class Bot:
         self.pending = None  # id of our action waiting for its reply
         self.start_sent = False
         self.last_send = 0.0
+        self.entropy = None     # what we added to the shuffle, if the room took it
+        self.commitment = None  # the shuffle's commitment in the first state we saw
 
     async def send(self, ws, message):
         # Stay under the server's rate limit (20 messages per second): fast opponents, such as
@@ -75,11 +83,42 @@ class Bot:
                                              "seats": self.args.seats})
         self.room, self.seat, self.token = joined["room"], joined["seat"], joined["token"]
         print(f"room {self.room} seat {self.seat}", flush=True)
+        await self.contribute(ws)
         if self.args.fill_bots and not self.args.room:
             self.start_sent = True  # started just below, once the bots are seated
             for _ in range(self.args.seats - 1):
                 await self.request(ws, {"type": "add_bot", "room": self.room})
             await self.request(ws, {"type": "start", "room": self.room})
+
+    async def contribute(self, ws):
+        """Adds fresh entropy to the shuffle, so that not even the server alone chose the deal.
+        A room that already started, or whose deal its creator fixed, refuses it: play on."""
+        entropy = secrets.token_hex(16)
+        try:
+            await self.request(ws, {"type": "contribute", "room": self.room, "entropy": entropy})
+            self.entropy = entropy
+            print("contributed to the shuffle", flush=True)
+        except Refused as e:
+            print("no contribution to the shuffle:", e, flush=True)
+
+    def check_shuffle(self):
+        """Fetches the replay and checks the shuffle; returns the differences found, or None for
+        a deal the room's creator fixed."""
+        url = f"http://{self.args.host}:{self.args.port}/api/replays/{self.room}"
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            replay = json.load(reply)
+        fairness = replay.get("fairness") or {}
+        if fairness.get("fixed") is True:
+            return None  # the creator chose the deal (a test-mode seed): there is nothing to prove
+        problems = verify.check(replay)
+        if self.commitment and fairness.get("commitment") != self.commitment:
+            problems.append(f"commitment: the game started with {self.commitment}, the replay "
+                            f"says {fairness.get('commitment')!r}")
+        given = fairness.get("contributions") or []
+        if self.entropy and (self.seat >= len(given) or given[self.seat] != self.entropy):
+            problems.append(f"contribution: ours ({self.entropy}) is not the one the replay "
+                            f"lists for seat {self.seat}")
+        return problems
 
     async def on_push(self, ws, message):
         """Handles a pushed message; returns the result once the game is over."""
@@ -89,6 +128,8 @@ class Bot:
         elif kind == "game_over":
             return message["result"]
         elif kind == "state":
+            if self.commitment is None and message.get("fairness"):
+                self.commitment = message["fairness"].get("commitment")
             if message["status"] == "over":
                 return message.get("result")
             # The creator starts once every seat is taken.
@@ -153,6 +194,8 @@ def main():
     parser.add_argument("--fill-bots", action="store_true",
                         help="fill the other seats with server bots and start")
     parser.add_argument("--seed", type=int, help="seed of the random choices")
+    parser.add_argument("--no-verify", action="store_true",
+                        help="do not fetch the replay to check the shuffle")
     args = parser.parse_args()
     bot = Bot(args)
     try:
@@ -163,7 +206,23 @@ def main():
     won = bot.seat in result["winners"]
     print(f"game over: seat {bot.seat} placed {result['places'][bot.seat]} of "
           f"{len(result['places'])}, {'won' if won else 'did not win'}", flush=True)
-    return 0
+    if args.no_verify:
+        return 0
+    try:
+        problems = bot.check_shuffle()
+    except (OSError, ValueError) as e:
+        print("error: cannot fetch the replay to check the shuffle:", e, file=sys.stderr)
+        return 1
+    if problems is None:
+        print("shuffle: a fixed deal, chosen by the room's creator; not provably fair", flush=True)
+        return 0
+    if not problems:
+        print("shuffle: fair (commitment, our contribution, seed and deck order)", flush=True)
+        return 0
+    print("shuffle: NOT FAIR", flush=True)
+    for p in problems:
+        print("  " + p, flush=True)
+    return 1
 
 
 if __name__ == "__main__":
