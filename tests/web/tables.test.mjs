@@ -218,3 +218,42 @@ test('the lobby sets every room timer, and the waiting room seats bots of the ch
     await player.context.close();
   }
 });
+
+test('every browser that takes a seat adds its own randomness to the shuffle before the start', { timeout: 60000 }, async () => {
+  const host = await env.player('Hal');
+  const guest = await env.player('Gus');
+  try {
+    const sent = [];
+    guest.page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      try {
+        sent.push(JSON.parse(f.payload));
+      } catch {
+        // not JSON: not ours
+      }
+    }));
+    await host.page.goto(`${env.server.url}/`);
+    const form = host.page.locator('form[data-game="pinocchio"]');
+    await form.locator('select[name=seats]').selectOption('2');
+    await form.locator('button[type=submit]').click();
+    await host.page.waitForSelector('.board[data-status=waiting]');
+    const code = (await host.page.locator('.table-head .room-code').textContent()).trim();
+    await guest.page.goto(`${env.server.url}/#/room/${code}`);
+    await guest.page.locator('#door-join').click();
+    // Both seats are listed as having contributed, in every member's state; what each gave is
+    // fresh random hex, and never shown to the others.
+    for (const p of [host.page, guest.page]) {
+      await p.waitForFunction(() => window.campfire.state()?.fairness?.contributed?.length === 2);
+      const f = await p.evaluate(() => window.campfire.state().fairness);
+      assert.deepEqual(f.contributed, [0, 1]);
+      assert.match(f.commitment, /^[0-9a-f]{64}$/);
+    }
+    const mine = sent.filter((m) => m.type === 'contribute');
+    assert.equal(mine.length, 1);
+    assert.match(mine[0].entropy, /^[0-9a-f]{32}$/);
+    assertClean(host);
+    assertClean(guest);
+  } finally {
+    await host.context.close();
+    await guest.context.close();
+  }
+});

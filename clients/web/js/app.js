@@ -227,6 +227,16 @@ async function createRoom({ game, seats, options, private: priv, timers }) {
   const reply = await conn.request(body);
   saveSeat(reply.room, reply.seat, reply.token);
   openTable(reply.room, 'seat');
+  contribute(reply.room);
+}
+
+// A seated player's browser adds its own randomness to the shuffle before the start (PROTOCOL.md,
+// "Fair shuffles"), so that no deal is the server's choice alone; the replay shows it was used.
+// A refusal (a test room whose deal is fixed, a game that started meanwhile) changes nothing.
+function contribute(code) {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const entropy = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  conn.request({ type: 'contribute', room: code, entropy }).catch(() => {});
 }
 
 async function enterRoom(code) {
@@ -286,6 +296,7 @@ async function joinRoom(code, status) {
     saveSeat(code, reply.seat, reply.token);
     if (!table || room?.code !== code) openTable(code, 'seat');
     else room.mode = 'seat';
+    contribute(code);
   } catch (e) {
     if (e.code === 'already_started' || e.code === 'room_full') {
       if (status) status.textContent = `${e.message}. You can watch instead.`;
@@ -351,6 +362,7 @@ async function playAgain(state) {
     const reply = await conn.request({ type: 'join', room: created.room });
     saveSeat(reply.room, reply.seat, reply.token);
     openTable(reply.room, 'seat');
+    contribute(reply.room);
   } catch (e) {
     table?.showNotice(`Could not start another game: ${e.message}`, 'error');
   }
