@@ -14,9 +14,16 @@ inline Frame make_frame(std::string text) {
   return std::make_shared<const std::string>(std::move(text));
 }
 
+// How a connection asked, in `hello`, to hear a room's changes: each event and then the state in
+// frames of their own (the default), or one `update` frame per change with the events and the
+// whole state, or with the state as a merge patch against the last state it was sent.
+enum class UpdateMode { kState, kCombined, kPatch };
+
 class Client {
  public:
   virtual ~Client() = default;
+  // May be called from any thread.
+  virtual UpdateMode updates() const { return UpdateMode::kState; }
   // Queues a text frame; may be called from any thread.
   virtual void send(Frame frame) = 0;
   // The room accepted this client as a seat or spectator (after join, rejoin or spectate).

@@ -286,43 +286,69 @@ void Room::changed(const std::vector<Event>* events) {
   bots_.table_changed();
   arm_window();
   arm_turn();
-  // Each event is rendered once and its one frame goes to every recipient; every seat gets its
-  // own view, spectators share one public copy.
-  std::vector<Frame> event_frames;
-  if (events != nullptr) {
-    for (const Event& e : *events) {
-      bool wanted = e.to.everyone && !spectators_.empty();
-      for (int s = 0; s < seats_.size() && !wanted; ++s) {
-        wanted = !seats_[s].bot_plays() && e.to.includes(s) && !seats_[s].client.expired();
-      }
-      event_frames.push_back(wanted ? make_frame(event_text(e)) : nullptr);
+  // Each event is rendered once, and its one frame goes to every recipient that hears events
+  // on their own; every seat gets its own view, spectators share one public copy. A member who
+  // asked for updates gets one frame instead: the events it is told and its state.
+  const std::size_t n_events = events != nullptr ? events->size() : 0;
+  std::vector<std::string> bodies(n_events);
+  std::vector<Frame> event_frames(n_events);
+  for (std::size_t i = 0; i < n_events; ++i) {
+    const Event& e = (*events)[i];
+    bool wanted = e.to.everyone && !spectators_.empty();
+    for (int s = 0; s < seats_.size() && !wanted; ++s) {
+      wanted = !seats_[s].bot_plays() && e.to.includes(s) && !seats_[s].client.expired();
     }
+    if (wanted) bodies[i] = event_body(e);
   }
+  const auto event_frame_of = [&](std::size_t i) {
+    if (!event_frames[i]) event_frames[i] = make_frame(event_frame(bodies[i]));
+    return event_frames[i];
+  };
   // Bots hear what their seat is told, as a player would.
   if (events != nullptr) bots_.hear(*events);
   const StateParts parts = state_parts();
+  std::vector<const std::string*> told;
   for (int s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
-    for (std::size_t i = 0; i < event_frames.size(); ++i) {
-      if (event_frames[i] && (*events)[i].to.includes(s)) out(c, event_frames[i]);
-    }
     std::size_t legal_hash = 0;
-    out(c, make_frame(state_frame(parts, s, &legal_hash)));
+    std::string state = state_frame(parts, s, &legal_hash);
+    if (c->updates() == UpdateMode::kState) {
+      for (std::size_t i = 0; i < n_events; ++i) {
+        if ((*events)[i].to.includes(s)) out(c, event_frame_of(i));
+      }
+      out(c, make_frame(std::move(state)));
+    } else {
+      told.clear();
+      for (std::size_t i = 0; i < n_events; ++i) {
+        if ((*events)[i].to.includes(s)) told.push_back(&bodies[i]);
+      }
+      out(c, make_frame(updates_.update(*c, code_, version_, told, std::move(state))));
+    }
     if (legal_hash != seats_[s].legal_hash) {
       seats_[s].legal_hash = legal_hash;
       seats_[s].legal_since = version_;
     }
   }
   if (!spectators_.empty()) {
-    const Frame state = make_frame(state_frame(parts, -1));
+    const std::string text = state_frame(parts, -1);
+    Frame state;
+    told.clear();
+    for (std::size_t i = 0; i < n_events; ++i) {
+      if ((*events)[i].to.everyone) told.push_back(&bodies[i]);
+    }
     for (const auto& w : spectators_) {
-      if (auto c = w.lock()) {
-        for (std::size_t i = 0; i < event_frames.size(); ++i) {
-          if (event_frames[i] && (*events)[i].to.everyone) out(c, event_frames[i]);
-        }
-        out(c, state);
+      auto c = w.lock();
+      if (!c) continue;
+      if (c->updates() != UpdateMode::kState) {
+        out(c, make_frame(updates_.update(*c, code_, version_, told, text)));
+        continue;
       }
+      for (std::size_t i = 0; i < n_events; ++i) {
+        if ((*events)[i].to.everyone) out(c, event_frame_of(i));
+      }
+      if (!state) state = make_frame(text);
+      out(c, state);
     }
   }
   if (just_finished) {
@@ -559,7 +585,7 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
       return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
     }
     if (!id.is_null()) reply(c, id, {{"type", "ok"}, {"version", version_}});
-    out(c, make_frame(state_frame(seat ? *seat : -1)));
+    send_state(c, state_frame(seat ? *seat : -1));
   });
 }
 

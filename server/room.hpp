@@ -38,6 +38,7 @@
 #include "server/move_cause.hpp"
 #include "server/room_clocks.hpp"
 #include "server/seats.hpp"
+#include "server/updates.hpp"
 
 namespace campfire::server {
 
@@ -167,7 +168,12 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string state_frame(const StateParts& parts, int seat,
                           std::size_t* legal_hash = nullptr) const;
   std::string state_frame(int seat) const;
-  std::string event_text(const Event& e) const;
+  // An event's body as its recipients read it (names filled in), and its own frame.
+  std::string event_body(const Event& e) const;
+  std::string event_frame(const std::string& body) const;
+  // A whole state sent on its own (after spectate or sync): also the base of the member's next
+  // patch.
+  void send_state(const std::shared_ptr<Client>& c, std::string state);
 
   // Who asked for a player's move: they are answered before the change is published, and the
   // time their request reached the room gives the action's latency.
@@ -211,6 +217,8 @@ class Room : public std::enable_shared_from_this<Room> {
   long long version_ = 0;
   Seats seats_;
   std::vector<std::weak_ptr<Client>> spectators_;
+  // The last state each member who asked for patches was sent.
+  UpdateFrames updates_;
   // Each seat's choices at the current version, computed when first needed (mutable: a cache
   // that frames, built in const members, fill).
   mutable LegalMoves legal_;

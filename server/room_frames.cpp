@@ -144,9 +144,19 @@ std::string Room::state_frame(int seat) const {
   return state_frame(state_parts(), seat);
 }
 
-std::string Room::event_text(const Event& e) const {
-  return dump(
-      {{"type", "event"}, {"room", code_}, {"version", version_}, {"event", render_event(e.body)}});
+std::string Room::event_body(const Event& e) const {
+  return dump(render_event(e.body));
+}
+
+// The members in the order nlohmann's dump writes them, as every other frame.
+std::string Room::event_frame(const std::string& body) const {
+  return "{\"event\":" + body + ",\"room\":" + dump(code_) +
+         ",\"type\":\"event\",\"version\":" + std::to_string(version_) + "}";
+}
+
+void Room::send_state(const std::shared_ptr<Client>& c, std::string state) {
+  updates_.sent_state(*c, version_, state);
+  out(c, make_frame(std::move(state)));
 }
 
 json Room::turn_json() const {

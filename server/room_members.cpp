@@ -35,6 +35,7 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
 }
 
 void Room::forget(const Client* c) {
+  updates_.forget(c);
   seats_.forget(c);
   std::erase_if(spectators_, [&](const std::weak_ptr<Client>& w) {
     auto p = w.lock();
@@ -70,7 +71,10 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
              token = std::move(token)]() mutable {
     if (const std::optional<int> s = seats_.by_token(token)) {
       auto previous = seats_[*s].client.lock();
-      if (previous && previous != c) previous->evicted(code_);
+      if (previous && previous != c) {
+        previous->evicted(code_);
+        updates_.forget(previous.get());
+      }
       forget(c.get());
       // Back from being away: the bot that kept the seat warm steps aside.
       seats_.come_back(*s, c);
@@ -95,7 +99,7 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
     spectators_.push_back(c);
     c->entered(code_);
     reply(c, id, {{"type", "spectating"}, {"room", code_}});
-    out(c, make_frame(state_frame(-1)));
+    send_state(c, state_frame(-1));
     update_summary();
   });
 }

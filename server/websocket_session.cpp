@@ -198,12 +198,28 @@ void WebSocketSession::dispatch(protocol::Request& r) {
     if (!raw) return error(r.id, raw.error());
     auto name = protocol::clean_name(*raw);
     if (!name) return error(r.id, name.error());
+    UpdateMode updates = UpdateMode::kState;
+    if (b.contains("updates")) {
+      const auto mode = protocol::optional_string(b, "updates");
+      if (mode == "combined") {
+        updates = UpdateMode::kCombined;
+      } else if (mode == "patch") {
+        updates = UpdateMode::kPatch;
+      } else if (mode != "state") {
+        return error(r.id, ErrorCode::kBadRequest,
+                     "\"updates\" must be \"state\", \"combined\" or \"patch\"");
+      }
+    }
     const bool renamed = !name_.empty() && name_ != *name;
     name_ = *name;
+    updates_.store(updates, std::memory_order_relaxed);
     json w = protocol::reply("welcome", r.id);
     w["protocol"] = protocol::kVersion;
     w["server"] = kServerName;
     w["name"] = name_;
+    w["updates"] = updates == UpdateMode::kPatch      ? "patch"
+                   : updates == UpdateMode::kCombined ? "combined"
+                                                   : "state";
     send_json(w);
     if (renamed && !room_code_.empty()) {
       if (auto room = ctx_.lobby.find(room_code_)) room->rename(shared_from_this(), name_);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <list>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <variant>
@@ -39,6 +40,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   void run(http::request<http::string_body> upgrade);
   void send(Frame frame) override;
+  UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
   void entered(const std::string& room) override;
   void evicted(const std::string& room) override;
   void rejoin_answered(bool resumed) override;
@@ -102,6 +104,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   const char* close_reason_ = "";
 
   std::string name_;
+  std::atomic<UpdateMode> updates_{UpdateMode::kState};  // read by rooms on their strands
   std::string room_code_;
   int rejoins_in_flight_ = 0;  // rejoins allowed by the address budget, not yet answered
 

@@ -18,7 +18,32 @@ namespace campfire::server::testing {
 using namespace std::chrono_literals;
 
 struct RecordingClient final : Client {
-  void send(Frame frame) override { messages.push_back(json::parse(*frame)); }
+  // A client that asked for `update` frames keeps them (in `update_frames`) and, as a client of the
+  // protocol would, turns each into the event and state messages it stands for: a patch is
+  // applied to the last state held, whose version must be the patch's base.
+  void send(Frame frame) override {
+    json m = json::parse(*frame);
+    if (m.value("type", "") != "update") {
+      if (m.value("type", "") == "state") held = m;
+      messages.push_back(std::move(m));
+      return;
+    }
+    update_frames.push_back(m);
+    for (const json& e : m["events"]) {
+      messages.push_back(
+          {{"type", "event"}, {"room", m["room"]}, {"version", m["version"]}, {"event", e}});
+    }
+    if (m.contains("patch")) {
+      ASSERT_FALSE(held.is_null()) << "a patch came before any state";
+      ASSERT_EQ(held["version"], m["base"]) << "a patch against a state this client never held";
+      held.merge_patch(m["patch"]);
+    } else {
+      held = m["state"];
+    }
+    EXPECT_EQ(held["version"], m["version"]);
+    messages.push_back(held);
+  }
+  UpdateMode updates() const override { return mode; }
   void entered(const std::string&) override {}
   void evicted(const std::string&) override {}
 
@@ -35,6 +60,9 @@ struct RecordingClient final : Client {
     return states.empty() ? json() : states.back();
   }
   std::vector<json> messages;
+  UpdateMode mode = UpdateMode::kState;
+  std::vector<json> update_frames;  // the update frames themselves, as they came
+  json held;                  // the last state, whole
 };
 
 // Keeps every record the room writes (nothing is stored; writes complete at once).

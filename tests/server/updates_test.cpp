@@ -1,0 +1,218 @@
+// Update frames (PROTOCOL.md, "Update frames"): a member that asked for `combined` gets one frame
+// per change with exactly the events and the state the default frames carry, and one that asked
+// for `patch` rebuilds, from the patches, exactly the state a full frame would have given it, at
+// every step of a game, for every game.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "engine/core/rng.hpp"
+#include "tests/server/room_harness.hpp"
+#include "tests/server/server_fixture.hpp"
+
+namespace campfire::server::testing {
+namespace {
+
+// What the clocks say changes while a state is on its way; the rest must be equal.
+json steady(json state) {
+  if (state["window"].is_object()) state["window"].erase("remainingMs");
+  if (state["turn"].is_object()) state["turn"].erase("remainingMs");
+  return state;
+}
+
+class UpdateFramesTest : public RoomHarness, public ::testing::WithParamInterface<const Game*> {
+ protected:
+  // Plays random legal moves until the game ends or `steps` moves were made. After each change
+  // `check` runs.
+  void play(int steps, std::uint64_t seed, const std::function<void()>& check) {
+    Rng rng(seed);
+    long long id = 1000;
+    for (int step = 0; step < steps; ++step) {
+      poll();
+      const json st = players_.front()->held.is_null() ? players_.front()->last_state()
+                                                       : players_.front()->held;
+      if (st["status"] != "playing") return;
+      std::vector<std::size_t> acting;
+      for (std::size_t s = 0; s < players_.size(); ++s) {
+        const json& mine = players_[s]->held.is_null() ? players_[s]->last_state() : players_[s]->held;
+        if (!mine["legal"].empty()) acting.push_back(s);
+      }
+      const long long before = st["version"].get<long long>();
+      if (acting.empty()) {
+        // Only a window's end can move the game on: let the room's clock run.
+        run_until([&] {
+          const json& now = players_.front()->held.is_null() ? players_.front()->last_state()
+                                                              : players_.front()->held;
+          return now["version"].get<long long>() > before;
+        });
+      } else {
+        const std::size_t s = acting[rng.below(acting.size())];
+        const json& mine = players_[s]->held.is_null() ? players_[s]->last_state() : players_[s]->held;
+        const json& legal = mine["legal"];
+        room_->action(players_[s], ++id, legal[rng.below(legal.size())], mine["version"]);
+        poll();
+      }
+      if (HasFatalFailure()) return;
+      check();
+      if (HasFatalFailure()) return;
+    }
+  }
+};
+
+// Each member's patched state is the state a sync sends at the same moment, after every change:
+// a sync makes the next patch start from that whole state, so every patch is checked alone.
+TEST_P(UpdateFramesTest, EveryPatchedStateIsTheWholeState) {
+  const Game& g = *GetParam();
+  const int seats = std::min(4, g.info().max_seats);
+  open(g.info().id.c_str(), seats, RoomSettings{});
+  for (auto& p : players_) p->mode = UpdateMode::kPatch;
+  spectator_->mode = UpdateMode::kPatch;
+  std::vector<std::shared_ptr<RecordingClient>> members = players_;
+  members.push_back(spectator_);
+  std::size_t updates = 0;
+  std::size_t patches = 0;
+  std::size_t patch_bytes = 0;
+  std::size_t state_bytes = 0;
+  play(250, 7, [&] {
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      SCOPED_TRACE("member " + std::to_string(m));
+      RecordingClient& c = *members[m];
+      ASSERT_FALSE(c.update_frames.empty());
+      const json& update = c.update_frames.back();
+      ++updates;
+      if (update.contains("patch")) {
+        ++patches;
+        patch_bytes += update["patch"].dump().size();
+      }
+      const json rebuilt = c.held;
+      room_->sync(members[m], nullptr);
+      poll();
+      const json whole = c.messages.back();
+      ASSERT_EQ(whole["type"], "state");
+      state_bytes += whole.dump().size();
+      ASSERT_EQ(steady(rebuilt), steady(whole)) << "after update " << update.dump();
+    }
+  });
+  EXPECT_GT(updates, 20u);
+  // A member that turns null (a window closing) cannot be said by a merge patch: that change
+  // comes whole.
+  EXPECT_GT(patches, updates / 2) << "most changes travel as patches";
+  EXPECT_LT(patch_bytes, state_bytes / 2) << "patches are much smaller than the states";
+}
+
+// Without syncs, patches build on each other from the first state to the end of the game.
+TEST_P(UpdateFramesTest, PatchesBuildOnEachOtherToTheEnd) {
+  const Game& g = *GetParam();
+  const int seats = std::min(3, g.info().max_seats);
+  open(g.info().id.c_str(), seats, RoomSettings{}, 0, 21);
+  for (auto& p : players_) p->mode = UpdateMode::kPatch;
+  play(std::min(g.info().max_actions, 3000), 9, [] {});
+  poll();
+  for (std::size_t s = 0; s < players_.size(); ++s) {
+    SCOPED_TRACE("seat " + std::to_string(s));
+    const json rebuilt = players_[s]->held;
+    room_->sync(players_[s], nullptr);
+    poll();
+    EXPECT_EQ(steady(rebuilt), steady(players_[s]->messages.back()));
+  }
+}
+
+// `combined` carries exactly what the default frames carry, in one frame per change: a member of
+// each kind watches the same game.
+TEST_P(UpdateFramesTest, CombinedCarriesTheEventsAndTheStateOfTheDefaultFrames) {
+  const Game& g = *GetParam();
+  open(g.info().id.c_str(), std::min(3, g.info().max_seats), RoomSettings{}, 0, 5);
+  auto combined = std::make_shared<RecordingClient>();
+  combined->mode = UpdateMode::kCombined;
+  room_->spectate(combined, 97);
+  poll();
+  const std::size_t from = spectator_->messages.size();
+  play(120, 3, [] {});
+  poll();
+  // The default spectator's messages from the moment both watched, against the combined one's
+  // (its updates turned back into events and states).
+  std::vector<json> plain(spectator_->messages.begin() + static_cast<long>(from),
+                          spectator_->messages.end());
+  std::vector<json> rebuilt;
+  for (const json& m : combined->messages) {
+    if (m["type"] == "event" || m["type"] == "state") {
+      rebuilt.push_back(m);
+    }
+  }
+  // The first state the combined spectator got came with its `spectating` reply, before both
+  // watched the same changes.
+  rebuilt.erase(rebuilt.begin());
+  std::erase_if(plain, [](const json& m) { return m["type"] != "event" && m["type"] != "state"; });
+  ASSERT_EQ(plain.size(), rebuilt.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], rebuilt[i]) << i;
+  for (const json& u : combined->update_frames) {
+    EXPECT_TRUE(u.contains("state"));
+    EXPECT_FALSE(u.contains("patch"));
+  }
+  EXPECT_GT(combined->update_frames.size(), 5u);
+}
+
+// Over the wire: `hello` says which updates the connection wants and `welcome` confirms it; a
+// connection playing against bots then hears each change as one `update`, whole at first and as
+// patches after.
+TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
+  Player p;
+  p.name = "Ida";
+  p.conn = connect();
+  const json refused =
+      p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"updates", "sometimes"}});
+  EXPECT_EQ(refused["code"], "bad_request");
+  EXPECT_EQ(refused["message"], "\"updates\" must be \"state\", \"combined\" or \"patch\"");
+  EXPECT_EQ(p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}})["updates"], "state");
+  const json w =
+      p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"updates", "patch"}});
+  ASSERT_EQ(w["type"], "welcome");
+  EXPECT_EQ(w["updates"], "patch");
+  create(p, {{"game", "tricky-tribes"}, {"seats", 3}});
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
+  }
+  EXPECT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
+  // Every change comes as an update; the state is whole only until the first patch.
+  json held;
+  int patches = 0;
+  for (int i = 0; i < 12; ++i) {
+    const json u = p.wait_type("update");
+    ASSERT_EQ(u["type"], "update");
+    EXPECT_TRUE(u["events"].is_array());
+    if (u.contains("patch")) {
+      ASSERT_FALSE(held.is_null());
+      EXPECT_EQ(u["base"], held["version"]);
+      held.merge_patch(u["patch"]);
+      ++patches;
+    } else {
+      held = u["state"];
+    }
+    EXPECT_EQ(held["version"], u["version"]);
+    EXPECT_EQ(held["seat"], 0);
+    if (held["status"] == "playing" && !held["legal"].empty()) break;
+  }
+  EXPECT_EQ(held["status"], "playing");
+  EXPECT_GT(patches, 0);
+  // A sync answers with the whole state, the one the patches built.
+  p.conn->send({{"type", "sync"}, {"room", p.room}});
+  const json whole = p.wait_type("state");
+  EXPECT_EQ(whole["version"], held["version"]);
+  EXPECT_EQ(whole["view"], held["view"]);
+  EXPECT_EQ(whole["legal"], held["legal"]);
+}
+
+std::vector<const Game*> all_games() {
+  return Registry::builtin().games();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGame, UpdateFramesTest, ::testing::ValuesIn(all_games()),
+                         [](const ::testing::TestParamInfo<const Game*>& p) {
+                           std::string name = p.param->info().id;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace campfire::server::testing
