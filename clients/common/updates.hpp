@@ -1,0 +1,45 @@
+// Update frames: with `"updates": "patch"` in hello the server sends one `update` per change of a
+// room, its state either whole or as a merge patch (RFC 7386) against the last state this
+// connection was sent. An UpdateReader turns each frame back into the `event` and `state`
+// messages a client handled before, so the rest of the client needs no change.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace campfire::client {
+
+using json = nlohmann::json;
+
+// The hello every client of ours sends: protocol 1, asking for patched update frames. A server
+// that knows no `updates` ignores it and sends plain `event` and `state` frames, read alike.
+json hello(const std::string& name);
+
+class UpdateReader {
+ public:
+  struct Read {
+    std::vector<json> messages;       // to handle in order, as if they had come as they are
+    std::optional<std::string> sync;  // a room whose full state must be asked for again
+  };
+
+  // What one message from the server amounts to. A `state` is handed on and becomes the base of
+  // the room's next patch; an `update` gives its events as `event` messages, then its state,
+  // whole or patched onto the state held. A patch on another version than the one held cannot
+  // be applied: its events still count, its state is dropped, and a sync is asked for, once,
+  // however many patches miss until a full state comes. Anything else passes untouched.
+  Read read(json message);
+
+  // A new connection: the server knows no earlier state of ours, nor we of its.
+  void reset();
+
+ private:
+  std::map<std::string, json> held_;  // room code -> the last state
+  std::set<std::string> syncing_;     // rooms waiting for the full state a sync brings
+};
+
+}  // namespace campfire::client
