@@ -17,6 +17,7 @@
 #include "clients/bot/json_adapter.hpp"
 #include "clients/common/connection.hpp"
 #include "clients/common/pacer.hpp"
+#include "clients/common/updates.hpp"
 #include "engine/core/rng.hpp"
 
 namespace {
@@ -82,9 +83,9 @@ class Bot {
 
   void connect() {
     conn_ = std::make_unique<Connection>(flags_.host, flags_.port, flags_.tls, flags_.insecure);
+    updates_.reset();
     pacer_.wait();
-    const auto welcome =
-        conn_->request({{"type", "hello"}, {"protocol", 1}, {"name", flags_.name}});
+    const auto welcome = conn_->request(campfire::client::hello(flags_.name));
     if (!welcome) throw Failure("no answer to hello");
     if (welcome->value("type", "") == "error") throw Failure(describe_error(*welcome));
   }
@@ -168,22 +169,31 @@ class Bot {
         continue;
       }
       last_heard = std::chrono::steady_clock::now();
-      const std::string type = message->value("type", "");
-      if (type == "state") {
-        if (auto result = on_state(*message)) return finish(*result);
-      } else if (type == "game_over") {
-        return finish(message->at("result"));
-      } else if (type == "event") {
-        if (strategy_) strategy_->observe(campfire::bot::observed_event(*message, seat_));
-        say("* " + message->at("event").value("text", ""));
-      } else if (type == "chat") {
-        say(message->value("name", "?") + ": " + message->value("text", ""));
-      } else if (type == "ok") {
-        on_ok(*message);
-      } else if (type == "error") {
-        on_error(*message);
+      // An update frame stands for the events and the state that used to come one by one.
+      auto read = updates_.read(std::move(*message));
+      for (const json& m : read.messages) {
+        if (auto result = handle(m)) return finish(*result);
       }
+      if (read.sync) send({{"type", "sync"}, {"room", *read.sync}});
     }
+  }
+
+  // One message from the server; the result once the game is over.
+  std::optional<json> handle(const json& message) {
+    const std::string type = message.value("type", "");
+    if (type == "state") return on_state(message);
+    if (type == "game_over") return message.at("result");
+    if (type == "event") {
+      if (strategy_) strategy_->observe(campfire::bot::observed_event(message, seat_));
+      say("* " + message.at("event").value("text", ""));
+    } else if (type == "chat") {
+      say(message.value("name", "?") + ": " + message.value("text", ""));
+    } else if (type == "ok") {
+      on_ok(message);
+    } else if (type == "error") {
+      on_error(message);
+    }
+    return std::nullopt;
   }
 
   // Acts once per decision (PROTOCOL.md, "Writing a bot"): never while its last action waits for
@@ -293,6 +303,7 @@ class Bot {
   campfire::Rng rng_;
   std::unique_ptr<Connection> conn_;
   campfire::client::Pacer pacer_;
+  campfire::client::UpdateReader updates_;
   std::string room_;
   std::string token_;
   int seat_ = -1;

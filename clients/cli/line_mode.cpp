@@ -204,8 +204,9 @@ class LineClient {
     if (type == "state") awaiting_state_ = false;
     if (type == "game_over") game_over_ = true;
     if (json_mode_) {
-      // The session's own game list is not the script's business; its greeting is.
-      if (!(own && type == "games")) std::cout << m.dump() << std::endl;
+      // The session's own game list and the `ok` of a sync it asked for after a patch it could
+      // not apply are not the script's business; its greeting and the state the sync brings are.
+      if (!(own && (type == "games" || type == "ok"))) std::cout << m.dump() << std::endl;
       return;
     }
     if (own && type == "games") return;

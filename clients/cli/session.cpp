@@ -1,6 +1,7 @@
 #include "clients/cli/session.hpp"
 
 #include <ctime>
+#include <iterator>
 
 #include "clients/cli/table.hpp"
 
@@ -50,7 +51,9 @@ void Session::greet() {
   greeted_ = false;
   rejoining_ = false;
   hello_id_ = "hello-" + std::to_string(next_id_++);
-  link_.send({{"type", "hello"}, {"id", hello_id_}, {"protocol", 1}, {"name", name_}});
+  json hello = client::hello(name_);
+  hello["id"] = hello_id_;
+  link_.send(hello);
 }
 
 // Once greeted: the game list (for `create`, `rules` and the tables' titles), and the seat or
@@ -72,11 +75,33 @@ void Session::after_welcome() {
 }
 
 std::optional<Session::Event> Session::poll(std::chrono::milliseconds timeout) {
+  if (!unread_.empty()) {
+    json m = std::move(unread_.front());
+    unread_.pop_front();
+    return take(Event{Link::Kind::message, std::move(m), {}, false});
+  }
   auto e = link_.poll(timeout);
   if (!e) return std::nullopt;
-  Event out{e->kind, std::move(e->message), std::move(e->why), false};
+  if (e->kind == Link::Kind::message) {
+    auto read = updates_.read(std::move(e->message));
+    if (read.sync) {
+      sync_id_ = "sync-" + std::to_string(next_id_++);
+      link_.send({{"type", "sync"}, {"id", sync_id_}, {"room", *read.sync}});
+    }
+    if (read.messages.empty()) return std::nullopt;
+    unread_.assign(std::make_move_iterator(read.messages.begin() + 1),
+                   std::make_move_iterator(read.messages.end()));
+    e->message = std::move(read.messages.front());
+  }
+  return take(Event{e->kind, std::move(e->message), std::move(e->why), false});
+}
+
+// Takes note of one event from the link (or one message of an update frame) and returns it.
+Session::Event Session::take(Event out) {
   switch (out.kind) {
     case Link::Kind::connected:
+      updates_.reset();
+      unread_.clear();
       greet();
       break;
     case Link::Kind::lost:
@@ -86,7 +111,8 @@ std::optional<Session::Event> Session::poll(std::chrono::milliseconds timeout) {
       break;
     case Link::Kind::message: {
       const json& id = field(out.message, "id");
-      out.own = id.is_string() && (id == hello_id_ || id == games_id_ || id == rejoin_id_);
+      out.own = id.is_string() &&
+                (id == hello_id_ || id == games_id_ || id == rejoin_id_ || id == sync_id_);
       note(out.message, out.own);
       break;
     }

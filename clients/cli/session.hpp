@@ -7,11 +7,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 
 #include "clients/cli/link.hpp"
 #include "clients/cli/seat_store.hpp"
+#include "clients/common/updates.hpp"
 
 namespace campfire::cli {
 
@@ -37,7 +39,8 @@ class Session {
   void connect_later() { link_.connect_later(); }
   const Endpoint& endpoint() const { return link_.endpoint(); }
 
-  // The next event within `timeout` (after the session took note of it), or nullopt.
+  // The next event within `timeout` (after the session took note of it), or nullopt. An update
+  // frame comes out as the `event` and `state` messages it stands for, one per call.
   std::optional<Event> poll(std::chrono::milliseconds timeout);
 
   // Sends a request with a fresh id (set here) and returns the id; nullopt when not connected.
@@ -73,8 +76,11 @@ class Session {
   void greet();
   void after_welcome();
   void note(const json& m, bool own);
+  Event take(Event e);
 
   Link link_;
+  client::UpdateReader updates_;
+  std::deque<json> unread_;  // the rest of an update frame, still to hand out
   std::string name_;
   SeatStore& seats_;
   std::int64_t next_id_ = 1;
@@ -84,6 +90,7 @@ class Session {
   std::string hello_id_;
   std::string games_id_;
   std::string rejoin_id_;
+  std::string sync_id_;  // the last sync this session asked for itself (a patch it could not apply)
   std::string room_;
   bool spectating_ = false;
   int seat_ = -1;
