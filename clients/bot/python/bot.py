@@ -25,6 +25,21 @@ import websockets
 import verify
 
 
+def merge_patch(target, patch):
+    """The target changed by a JSON merge patch (RFC 7386), the target itself left as it was: a
+    member set to None is removed, a dict merges into the member (or into {}), anything else
+    replaces it."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
 class Refused(Exception):
     """The server answered a request with an error."""
 
@@ -43,6 +58,8 @@ class Bot:
         self.last_send = 0.0
         self.entropy = None     # what we added to the shuffle, if the room took it
         self.commitment = None  # the shuffle's commitment in the first state we saw
+        self.held = None        # the last state we got: the base of the next patch
+        self.syncing = False    # a patch did not fit the state held; a sync is on its way
 
     async def send(self, ws, message):
         # Stay under the server's rate limit (20 messages per second): fast opponents, such as
@@ -72,7 +89,11 @@ class Bot:
 
     async def connect(self):
         ws = await websockets.connect(f"ws://{self.args.host}:{self.args.port}/ws")
-        await self.request(ws, {"type": "hello", "protocol": 1, "name": self.args.name})
+        # A new connection: the server knows no state of ours to patch, we hold none of its.
+        self.held = None
+        self.syncing = False
+        await self.request(ws, {"type": "hello", "protocol": 1, "name": self.args.name,
+                                "updates": "patch"})
         return ws
 
     async def take_seat(self, ws):
@@ -123,11 +144,15 @@ class Bot:
     async def on_push(self, ws, message):
         """Handles a pushed message; returns the result once the game is over."""
         kind = message["type"]
+        if kind == "update":
+            return await self.on_update(ws, message)
         if kind == "event":
             print("*", message["event"]["text"], flush=True)
         elif kind == "game_over":
             return message["result"]
         elif kind == "state":
+            self.held = message
+            self.syncing = False
             if self.commitment is None and message.get("fairness"):
                 self.commitment = message["fairness"].get("commitment")
             if message["status"] == "over":
@@ -164,6 +189,25 @@ class Bot:
             self.acted_version = -1
             await self.send(ws, {"type": "sync", "room": self.room})
         return None
+
+    async def on_update(self, ws, update):
+        """One frame for one change of the room: its events, then its state, sent whole or as a
+        merge patch on the state we hold. A patch on another version than ours means we missed
+        something: its events still count, its state waits for the full one a sync brings."""
+        for event in update["events"]:
+            await self.on_push(ws, {"type": "event", "room": update["room"],
+                                    "version": update["version"], "event": event})
+        if "state" in update:
+            state = update["state"]
+        elif self.held is not None and self.held["version"] == update["base"]:
+            state = merge_patch(self.held, update["patch"])
+        else:
+            self.held = None
+            if not self.syncing:
+                self.syncing = True
+                await self.send(ws, {"type": "sync", "room": update["room"]})
+            return None
+        return await self.on_push(ws, state)
 
     async def play(self):
         ws = await self.connect()
