@@ -1,5 +1,8 @@
 // One WebSocket to the Campfire server that says hello, matches replies to requests by id, and
-// comes back by itself after a dropped connection.
+// comes back by itself after a dropped connection. It asks for update frames with patched states
+// and hands on the events and states they stand for, as plain `event` and `state` messages.
+
+import { UpdateReader } from './updates.js';
 
 export class ServerError extends Error {
   constructor(code, message) {
@@ -22,6 +25,7 @@ export class Connection {
     this.retries = 0;
     this.closedByUs = false;
     this.retryTimer = null;
+    this.updates = new UpdateReader();
   }
 
   url() {
@@ -40,15 +44,22 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    this.updates.reset();
     ws.addEventListener('open', () => this.greet());
     ws.addEventListener('message', (e) => this.receive(e.data));
     ws.addEventListener('close', () => this.dropped(ws));
     ws.addEventListener('error', () => {});  // 'close' follows and handles it
   }
 
+  // Every hello asks for patches, a rename's too: a server that knows no `updates` ignores it and
+  // sends plain states and events, which are handled alike.
+  hello(name) {
+    return { type: 'hello', protocol: 1, name, updates: 'patch' };
+  }
+
   async greet() {
     try {
-      const welcome = await this.request({ type: 'hello', protocol: 1, name: this.name }, true);
+      const welcome = await this.request(this.hello(this.name), true);
       this.name = welcome.name;
       this.ready = true;
       const again = this.everReady;
@@ -101,7 +112,9 @@ export class Connection {
       else resolve(msg);
       return;
     }
-    this.onPush(msg);
+    const { messages, sync } = this.updates.read(msg);
+    for (const m of messages) this.onPush(m);
+    if (sync) this.request({ type: 'sync', room: sync }).catch(() => {});
   }
 
   // Sends a request and resolves with its reply (rejects with ServerError on `error`).
@@ -117,7 +130,7 @@ export class Connection {
   }
 
   async rename(name) {
-    const welcome = await this.request({ type: 'hello', protocol: 1, name });
+    const welcome = await this.request(this.hello(name));
     this.name = welcome.name;
     return welcome.name;
   }
