@@ -56,6 +56,7 @@ struct Options {
   std::size_t frame_bytes = 512;  // echo payload
   int connect_window = 256;       // connections being opened at once per thread
   bool echo_target = false;       // hold against the bare echo server
+  std::string updates = "patch";  // what hello asks for: state, combined or patch
 };
 
 // What one thread saw; merged once the run is over.
@@ -269,7 +270,8 @@ class Seat : public Connection<Seat> {
 
   void on_open() {
     send(R"({"type":"hello","id":)" + std::to_string(next_id_++) +
-         R"(,"protocol":1,"name":"Load )" + std::to_string(index_) + R"("})");
+         R"(,"protocol":1,"name":"Load )" + std::to_string(index_) + R"(","updates":")" +
+         worker_.run().opt.updates + R"("})");
   }
   void on_message(std::string_view m, Clock::time_point now);
 
@@ -288,8 +290,10 @@ class Seat : public Connection<Seat> {
   }
 
  private:
+  // `legal`: the new list, or nullopt when there is none; `legal_kept`: a patch left it as it was.
   void on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
-                Clock::time_point now);
+                bool legal_kept, Clock::time_point now);
+  void on_update(std::string_view m, Clock::time_point now);
   void on_ok(std::string_view m);
   void on_error(std::string_view m);
   void maybe_act();
@@ -299,7 +303,8 @@ class Seat : public Connection<Seat> {
   std::string room_;
   long long next_id_ = 1;
   long long start_id_ = -1;
-  long long version_ = -1;
+  long long version_ = -1;  // of the last state: the base of the next patch
+  bool base_known_ = false;  // false from a join, or a patch that missed, to the next full state
   std::vector<std::string> legal_;
   bool pending_ = false;
   bool queued_ = false;
@@ -368,7 +373,11 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   // Most frames are states: what a state needs is read in the same pass as the type.
   const auto f = fields<4>(m, {"type", "room", "version", "legal"});
   const auto type = unquote(f[0]);
-  if (type == "state") return on_state(unquote(f[1]), to_int(f[2]).value_or(-1), f[3], now);
+  if (type == "state") {
+    if (unquote(f[1]) == room_) base_known_ = true;
+    return on_state(unquote(f[1]), to_int(f[2]).value_or(-1), f[3], false, now);
+  }
+  if (type == "update") return on_update(m, now);
   if (type == "event" || type == "chat") return;
   if (type == "ok") return on_ok(m);
   if (type == "error") return on_error(m);
@@ -376,6 +385,7 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   if (type == "joined") {
     room_ = std::string(string_field(m, "room"));
     version_ = -1;
+    base_known_ = false;
     forget_room();
     return table_.joined(index_, room_);
   }
@@ -386,8 +396,37 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   }
 }
 
+// One frame per change (hello's "updates"): its events do not matter here; its state comes whole
+// or as a merge patch on the last one, where `legal` is present only when it changed (an array is
+// replaced whole, so the patch's `legal` is the full new list).
+void Seat::on_update(std::string_view m, Clock::time_point now) {
+  const auto f = fields<5>(m, {"room", "version", "base", "patch", "state"});
+  const auto room = unquote(f[0]);
+  if (room != room_) return;
+  const long long version = to_int(f[1]).value_or(-1);
+  if (f[4] && f[4]->starts_with('{')) {
+    base_known_ = true;
+    return on_state(room, version, field(*f[4], "legal"), false, now);
+  }
+  if (!f[3] || !base_known_ || to_int(f[2]) != version_) {
+    // A patch on a state this seat does not hold: something was missed. Ask for the whole state
+    // once, and act on nothing until it comes.
+    if (base_known_) {
+      base_known_ = false;
+      legal_.clear();
+      ++worker_.stats().errors;
+      ++worker_.stats().error_codes["patch_base_missed"];
+      send(R"({"type":"sync","room":")" + room_ + R"("})");
+    }
+    return;
+  }
+  const auto legal = field(*f[3], "legal");
+  if (!legal) return on_state(room, version, std::nullopt, true, now);
+  return on_state(room, version, legal->starts_with('[') ? legal : std::nullopt, false, now);
+}
+
 void Seat::on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
-                    Clock::time_point now) {
+                    bool legal_kept, Clock::time_point now) {
   if (room != room_) return;  // a room this seat has left
   if (version <= version_) return;
   version_ = version;
@@ -398,7 +437,7 @@ void Seat::on_state(std::string_view room, long long version, std::optional<std:
       worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
     }
   }
-  legal_.clear();
+  if (!legal_kept) legal_.clear();
   if (worker_.run().opt.mode == Mode::kHold) return;
   if (legal) {
     for (auto e : elements(*legal)) legal_.emplace_back(e);
@@ -577,6 +616,10 @@ int main_load(int argc, char** argv) {
       ->check(CLI::Range(16, 65000));
   app.add_option("--connect-window", opt.connect_window, "connections opened at once per thread");
   app.add_flag("--echo", opt.echo_target, "hold: the target is the bare echo server");
+  app.add_option("--updates", opt.updates,
+                 "what each change sends: state (event and state frames), combined or patch "
+                 "(one update frame, its state whole or patched)")
+      ->check(CLI::IsMember({"state", "combined", "patch"}));
   CLI11_PARSE(app, argc, argv);
 
   auto need = [&](std::size_t n) {
