@@ -71,21 +71,6 @@ std::string commitment(std::string_view server_seed) {
   return sha256_hex(text);
 }
 
-Expected<std::string> parse_entropy(const json& value) {
-  const std::string what = "\"entropy\" must be a string of " + std::to_string(kMinEntropyDigits) +
-                           " to " + std::to_string(kMaxEntropyDigits) + " hex digits";
-  if (!value.is_string()) return make_error("bad_request", what);
-  std::string s = value.get<std::string>();
-  if (s.size() < kMinEntropyDigits || s.size() > kMaxEntropyDigits) {
-    return make_error("bad_request", what + " (it has " + std::to_string(s.size()) + ")");
-  }
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
-  }
-  if (!is_lower_hex(s)) return make_error("bad_request", what + " (0-9, a-f)");
-  return s;
-}
-
 Derivation derive(std::string_view server_seed, const std::vector<std::string>& contributions) {
   Derivation d;
   d.material = std::string(kSeedPrefix);

@@ -23,6 +23,7 @@
 #include "engine/core/game.hpp"
 #include "engine/core/registry.hpp"
 #include "engine/core/types.hpp"
+#include "protocol/requests.hpp"
 
 namespace campfire::fairness {
 
@@ -30,16 +31,19 @@ using json = nlohmann::json;
 
 inline constexpr std::string_view kCommitmentPrefix = "campfire-commitment-v1:";
 inline constexpr std::string_view kSeedPrefix = "campfire-seed-v1:";
-// A contribution: 16 to 128 hex digits (8 to 64 bytes), either case; kept in lowercase.
-inline constexpr std::size_t kMinEntropyDigits = 16;
-inline constexpr std::size_t kMaxEntropyDigits = 128;
+// A contribution: 16 to 128 hex digits (8 to 64 bytes), either case; kept in lowercase. The
+// protocol reads it (`contribute`), so its form is the protocol's.
+using protocol::kMaxEntropyDigits;
+using protocol::kMinEntropyDigits;
 
 std::string sha256_hex(std::string_view bytes);
 // 32 bytes from the operating system's generator, as 64 lowercase hex digits.
 std::string new_server_seed();
 std::string commitment(std::string_view server_seed);
 // The contribution in lowercase, or an error (`bad_request`) saying what is wrong with it.
-Expected<std::string> parse_entropy(const json& value);
+inline Expected<std::string> parse_entropy(const json& value) {
+  return protocol::clean_entropy(value);
+}
 
 struct Derivation {
   std::string material;  // the exact bytes hashed

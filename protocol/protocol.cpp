@@ -176,10 +176,4 @@ std::string error_frame(const json& id, const Error& error) {
   return error_frame_with(id, error.code, error.message);
 }
 
-json reply(std::string_view type, const json& id) {
-  json j = {{"type", type}};
-  if (!id.is_null()) j["id"] = id;
-  return j;
-}
-
 }  // namespace campfire::protocol

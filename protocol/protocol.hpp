@@ -57,6 +57,5 @@ Error make_error(ErrorCode code, std::string message);
 // Error as it is (one of the protocol's, or a game's own refusal code).
 std::string error_frame(const json& id, ErrorCode code, std::string_view message);
 std::string error_frame(const json& id, const Error& error);
-json reply(std::string_view type, const json& id);
 
 }  // namespace campfire::protocol

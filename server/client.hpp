@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/requests.hpp"
+
 namespace campfire::server {
 
 using Frame = std::shared_ptr<const std::string>;
@@ -17,7 +19,7 @@ inline Frame make_frame(std::string text) {
 // How a connection asked, in `hello`, to hear a room's changes: each event and then the state in
 // frames of their own (the default), or one `update` frame per change with the events and the
 // whole state, or with the state as a merge patch against the last state it was sent.
-enum class UpdateMode { kState, kCombined, kPatch };
+using protocol::UpdateMode;
 
 class Client {
  public:

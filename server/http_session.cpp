@@ -16,6 +16,7 @@
 
 #include "engine/core/registry.hpp"
 #include "engine/core/schema.hpp"
+#include "protocol/messages.hpp"
 #include "protocol/protocol.hpp"
 #include "server/game_replay.hpp"
 #include "server/rules_docs.hpp"
@@ -218,7 +219,7 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     auto text = text_field(req, *body, "text", kMaxNoticeLength, true, respond);
     if (!text) return;
     const std::size_t sent = ctx.broadcast(
-        make_frame(json{{"type", "notice"}, {"reason", "operator"}, {"text", *text}}.dump()));
+        make_frame(protocol::message::notice("operator", *text).dump()));
     spdlog::info("admin API: notice to {} connections: {}", sent, *text);
     return respond(json_response(req, http::status::ok, {{"sent", sent}}));
   }

@@ -30,44 +30,41 @@ Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journa
   games_json_ = games.dump();
 }
 
-Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
-  auto game_id = protocol::string_field(req, "game", 64);
-  if (!game_id) return game_id.error();
-  const Game* game = Registry::builtin().find(*game_id);
+Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
+  const std::string& game_id = req.game;
+  const Game* game = Registry::builtin().find(game_id);
   if (game == nullptr) {
-    return protocol::make_error(ErrorCode::kUnknownGame, "no game called '" + *game_id + "'");
+    return protocol::make_error(ErrorCode::kUnknownGame, "no game called '" + game_id + "'");
   }
-  auto seats = protocol::int_field(req, "seats", 0, 64);
-  if (!seats) return seats.error();
-  auto listed = protocol::optional_bool(req, "private", false);
-  if (!listed) return listed.error();
-  const json options = req.value("options", json::object());
-  auto settings = RoomSettings::parse(req.value("timers", json()), config_);
+  const int seats = req.seats;
+  const bool hidden = req.is_private;
+  const json& options = req.options;
+  auto settings = RoomSettings::parse(req.timers, config_);
   if (!settings) return settings.error();
 
   // A fair room deals from a seed derived from a secret the server commits to now and the
   // players' contributions before the start (the match is dealt again then). A test-mode seed or
   // deck order fixes the deal instead, so that the game is reproducible.
-  auto fair = fairness::Record::fresh(static_cast<int>(*seats));
+  auto fair = fairness::Record::fresh(seats);
   std::uint64_t seed = fair.derivation().seed;
   json deck_order = nullptr;
-  if (req.contains("seed") || req.contains("deckOrder")) {
-    fair = fairness::Record::fixed_deal(static_cast<int>(*seats));
+  if (!req.seed.is_null() || !req.deck_order.is_null()) {
+    fair = fairness::Record::fixed_deal(seats);
     if (!config_.test_mode) {
       return protocol::make_error(ErrorCode::kTestModeOnly,
                                   "seed and deckOrder are accepted only by a server in test mode");
     }
-    if (req.contains("seed")) {
-      auto s = Match::parse_seed(req["seed"]);
+    if (!req.seed.is_null()) {
+      auto s = Match::parse_seed(req.seed);
       if (!s) {
         return protocol::make_error(ErrorCode::kBadRequest,
                                     "\"seed\" must be a non-negative integer");
       }
       seed = *s;
     }
-    if (req.contains("deckOrder")) deck_order = req["deckOrder"];
+    deck_order = req.deck_order;
   }
-  auto match = Match::create(*game, static_cast<int>(*seats), options, seed, deck_order);
+  auto match = Match::create(*game, seats, options, seed, deck_order);
   if (!match) return match.error();
 
   std::lock_guard lock(mutex_);
@@ -83,13 +80,13 @@ Expected<std::shared_ptr<Room>> Lobby::create(const json& req) {
     }
   } while (rooms_.count(code) || journal_.has(code));
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
-                                     !*listed, *settings, std::move(fair));
+                                     !hidden, *settings, std::move(fair));
   room->use_bot_pool(&bot_pool_);
   room->record_creation();
   rooms_.emplace(code, room);
   metrics_.room_created();
-  spdlog::info("room {} created: {} for {} seats{}", code, *game_id, *seats,
-               *listed ? " (private)" : "");
+  spdlog::info("room {} created: {} for {} seats{}", code, game_id, seats,
+               hidden ? " (private)" : "");
   return room;
 }
 

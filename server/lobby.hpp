@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "engine/core/registry.hpp"
+#include "protocol/requests.hpp"
 #include "server/bot_pool.hpp"
 #include "server/config.hpp"
 #include "server/metrics.hpp"
@@ -21,8 +22,9 @@ class Lobby {
  public:
   Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics);
 
-  // Validates everything about a create_room request and makes the room.
-  Expected<std::shared_ptr<Room>> create(const json& request);
+  // Checks what only the server can judge of a create_room request (the game, its seats and
+  // options, the timers against this server's limits, test mode) and makes the room.
+  Expected<std::shared_ptr<Room>> create(const protocol::CreateRoom& request);
   std::shared_ptr<Room> find(const std::string& code) const;
   json list_rooms() const;
   const std::string& games_json() const { return games_json_; }

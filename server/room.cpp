@@ -6,12 +6,14 @@
 #include <utility>
 
 #include "protocol/json_text.hpp"
+#include "protocol/messages.hpp"
 #include "protocol/protocol.hpp"
 #include "server/game_replay.hpp"
 
 namespace campfire::server {
 
 using protocol::ErrorCode;
+namespace message = protocol::message;
 
 namespace {
 
@@ -160,7 +162,7 @@ void Room::resume() {
 
 void Room::created(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
-    reply(c, id, {{"type", "created"}, {"room", code_}});
+    reply(c, id, message::created(code_));
   });
 }
 
@@ -194,8 +196,7 @@ void Room::out(const std::shared_ptr<Client>& c, Frame f) {
 }
 
 void Room::reply(const std::shared_ptr<Client>& c, const json& id, json body) {
-  if (!id.is_null()) body["id"] = id;
-  out(c, make_frame(dump(body)));
+  out(c, make_frame(dump(message::with_id(std::move(body), id))));
 }
 
 void Room::fail(const std::shared_ptr<Client>& c, const json& id, protocol::ErrorCode code,
@@ -352,8 +353,8 @@ void Room::changed(const std::vector<Event>* events) {
     }
   }
   if (just_finished) {
-    const Frame over = make_frame(dump(
-        {{"type", "game_over"}, {"room", code_}, {"result", match_.state().result().to_json()}}));
+    const Frame over =
+        make_frame(dump(message::game_over(code_, match_.state().result().to_json())));
     for (const auto& s : seats_) {
       if (auto c = s.client.lock(); c && !s.bot_plays()) out(c, over);
     }
@@ -385,8 +386,7 @@ Status Room::commit(Seat seat, const Action& a, MoveCause cause, Events events,
   record_action(seat, a);
   metrics_.move_committed(cause);
   if (asker != nullptr) {
-    reply(asker->client, asker->id,
-          {{"type", "ok"}, {"version", version_ + 1}, {"move", match_.log().size() - 1}});
+    reply(asker->client, asker->id, message::ok_move(version_ + 1, match_.log().size() - 1));
   }
   changed(&events.list());
   if (asker != nullptr) metrics_.action_applied(asker->received);
@@ -491,7 +491,7 @@ void Room::start(std::shared_ptr<Client> c, json id) {
     r.kind = Journal::Record::Kind::kStatus;
     r.status = "playing";
     record(std::move(r));
-    reply(c, id, {{"type", "ok"}});
+    reply(c, id, message::ok());
     spdlog::info("room {}: {} started with {} seats", code_, match_.game().info().id,
                  match_.seats());
     changed(nullptr);
@@ -514,7 +514,7 @@ void Room::contribute(std::shared_ptr<Client> c, json id, std::string entropy) {
     }
     fairness_->contributions[static_cast<std::size_t>(*seat)] = entropy;
     record_seat(*seat);
-    reply(c, id, {{"type", "ok"}});
+    reply(c, id, message::ok());
     changed(nullptr);
   });
 }
@@ -563,18 +563,14 @@ void Room::chat(std::shared_ptr<Client> c, json id, std::string text, std::strin
           return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
         }
         const std::string& sender = seat ? seats_[*seat].name : name;
-        const Frame f = make_frame(dump({{"type", "chat"},
-                                         {"room", code_},
-                                         {"seat", seat ? json(*seat) : json(nullptr)},
-                                         {"name", sender},
-                                         {"text", text}}));
+        const Frame f = make_frame(dump(message::chat(code_, seat, sender, text)));
         for (const auto& s : seats_) {
           if (auto p = s.client.lock(); p && !s.bot_plays()) out(p, f);
         }
         for (const auto& w : spectators_) {
           if (auto p = w.lock()) out(p, f);
         }
-        if (!id.is_null()) reply(c, id, {{"type", "ok"}});
+        if (!id.is_null()) reply(c, id, message::ok());
       });
 }
 
@@ -584,7 +580,7 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
     if (!seat && !is_spectator(c.get())) {
       return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
     }
-    if (!id.is_null()) reply(c, id, {{"type", "ok"}, {"version", version_}});
+    if (!id.is_null()) reply(c, id, message::ok_at(version_));
     send_state(c, state_frame(seat ? *seat : -1));
   });
 }
@@ -614,7 +610,7 @@ void Room::history(std::shared_ptr<Client> c, json id) {
         spdlog::error("room {}: history: {}", code_, replay.error().message);
       }
     }
-    reply(c, id, {{"type", "ok"}, {"version", version_}, {"events", std::move(events)}});
+    reply(c, id, message::ok_history(version_, std::move(events)));
   });
 }
 
@@ -648,7 +644,7 @@ void Room::retire() {
 void Room::close(std::string reason) {
   on_strand([this, reason = std::move(reason)] {
     const Frame f =
-        make_frame(dump({{"type", "room_closed"}, {"room", code_}, {"reason", reason}}));
+        make_frame(dump(message::room_closed(code_, reason)));
     for (int s = 0; s < seats_.size(); ++s) {
       if (auto c = seats_[s].client.lock(); c && !seats_[s].bot_plays()) c->send(f);
       seats_[s].client.reset();

@@ -28,6 +28,7 @@
 #include "engine/core/match.hpp"
 #include "fairness/fairness.hpp"
 #include "protocol/error_codes.hpp"
+#include "protocol/messages.hpp"
 #include "server/bot_scheduler.hpp"
 #include "server/client.hpp"
 #include "server/config.hpp"
@@ -156,12 +157,7 @@ class Room : public std::enable_shared_from_this<Room> {
   json window_json() const;
   json turn_json() const;
   // The parts of a state message that every recipient shares, serialised once per change.
-  struct StateParts {
-    std::string head;        // up to the seat's labels
-    std::string middle;      // from options to the seat number
-    std::string after_seat;  // from status to the view
-    std::string tail;        // the window and the end
-  };
+  using StateParts = protocol::message::StateText;
   StateParts state_parts() const;
   // A member's state message (seat -1: a spectator's); `legal_hash` receives a hash of the
   // seat's legal actions.

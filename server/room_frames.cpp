@@ -2,6 +2,7 @@
 // per change; events name the seats as they are called now; the players, window and turn
 // clocks as the state frames show them. Nothing here changes the room.
 #include "protocol/json_text.hpp"
+#include "protocol/messages.hpp"
 #include "server/room.hpp"
 
 namespace campfire::server {
@@ -86,20 +87,21 @@ json Room::window_json() const {
 // writes an object's keys (sorted), so a frame is exactly what dumping the whole object gives.
 Room::StateParts Room::state_parts() const {
   const State& st = match_.state();
-  StateParts p;
-  p.head = "{\"fairness\":" + dump(fairness_ ? fairness_->public_json() : json(nullptr)) +
-           ",\"game\":" + dump(match_.game().info().id) + ",\"labels\":";
-  p.middle = ",\"moves\":" + std::to_string(match_.log().size()) +
-             ",\"options\":" + dump(match_.options().to_json()) + ",\"players\":" + dump(players());
-  if (status_ == RoomStatus::kOver) p.middle += ",\"result\":" + dump(st.result().to_json());
-  p.middle += ",\"room\":" + dump(code_) + ",\"seat\":";
-  json to_act = json::array();
-  if (status_ != RoomStatus::kWaiting) st.to_act().for_each([&](Seat s) { to_act.push_back(s); });
-  p.after_seat = std::string(",\"status\":\"") + status_name(status_) +
-                 "\",\"toAct\":" + dump(to_act) + ",\"turn\":" + dump(turn_json()) +
-                 ",\"type\":\"state\",\"version\":" + std::to_string(version_) + ",\"view\":";
-  p.tail = ",\"window\":" + dump(window_json()) + "}";
-  return p;
+  protocol::message::SharedState s;
+  s.fairness = fairness_ ? fairness_->public_json() : json(nullptr);
+  s.game = match_.game().info().id;
+  s.moves = match_.log().size();
+  s.options = match_.options().to_json();
+  s.players = players();
+  if (status_ == RoomStatus::kOver) s.result = st.result().to_json();
+  s.room = code_;
+  s.status = status_name(status_);
+  s.to_act = json::array();
+  if (status_ != RoomStatus::kWaiting) st.to_act().for_each([&](Seat t) { s.to_act.push_back(t); });
+  s.turn = turn_json();
+  s.version = version_;
+  s.window = window_json();
+  return StateParts(s);
 }
 
 std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* legal_hash) const {
@@ -124,20 +126,7 @@ std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* le
     const Seat viewer = seat >= 0 ? seat : kSpectator;
     st.view_text(viewer, view);
   }
-  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
-  std::string out;
-  out.reserve(parts.head.size() + labels.size() + 10 + legal.size() + parts.middle.size() +
-              seat_text.size() + parts.after_seat.size() + view.size() + parts.tail.size());
-  out += parts.head;
-  out += labels;
-  out += ",\"legal\":";
-  out += legal;
-  out += parts.middle;
-  out += seat_text;
-  out += parts.after_seat;
-  out += view;
-  out += parts.tail;
-  return out;
+  return parts.frame(seat, labels, legal, view);
 }
 
 std::string Room::state_frame(int seat) const {
@@ -148,10 +137,8 @@ std::string Room::event_body(const Event& e) const {
   return dump(render_event(e.body));
 }
 
-// The members in the order nlohmann's dump writes them, as every other frame.
 std::string Room::event_frame(const std::string& body) const {
-  return "{\"event\":" + body + ",\"room\":" + dump(code_) +
-         ",\"type\":\"event\",\"version\":" + std::to_string(version_) + "}";
+  return protocol::message::event(code_, version_, body);
 }
 
 void Room::send_state(const std::shared_ptr<Client>& c, std::string state) {

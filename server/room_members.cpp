@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "protocol/messages.hpp"
 #include "server/room.hpp"
 
 namespace campfire::server {
 
 using protocol::ErrorCode;
+namespace message = protocol::message;
 
 std::optional<int> Room::seat_of(const Client* c) const {
   return seats_.of(c);
@@ -28,8 +30,7 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
   c->entered(code_);
   // The seat and its token's hash are durable before the token is handed out.
   record_seat(seat);
-  json body = {{"type", "joined"}, {"room", code_}, {"seat", seat}, {"token", token}};
-  reply(c, id, std::move(body));
+  reply(c, id, message::joined(code_, seat, token));
   spdlog::info("room {}: seat {} taken by '{}'", code_, seat, seats_[seat].name);
   changed(nullptr);
 }
@@ -82,7 +83,7 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
       c->entered(code_);
       Events events;
       rename_seat(*s, std::move(name), events);
-      reply(c, id, {{"type", "joined"}, {"room", code_}, {"seat", *s}, {"token", token}});
+      reply(c, id, message::joined(code_, *s, token));
       c->rejoin_answered(true);
       spdlog::info("room {}: seat {} resumed by '{}'", code_, *s, seats_[*s].name);
       changed(&events.list());
@@ -98,7 +99,7 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
     forget(c.get());
     spectators_.push_back(c);
     c->entered(code_);
-    reply(c, id, {{"type", "spectating"}, {"room", code_}});
+    reply(c, id, message::spectating(code_));
     send_state(c, state_frame(-1));
     update_summary();
   });
@@ -118,7 +119,7 @@ void Room::leave(std::shared_ptr<Client> c, json id, bool send_reply) {
     } else if (seat && status_ == RoomStatus::kPlaying) {
       arm_grace(*seat);
     }
-    if (send_reply) reply(c, id, {{"type", "left"}, {"room", code_}});
+    if (send_reply) reply(c, id, message::left(code_));
     if (seat) {
       changed(nullptr);
     } else {
@@ -160,7 +161,7 @@ void Room::add_bot(std::shared_ptr<Client> c, json id, std::optional<int> seat,
     }
     seats_.seat_bot(*free, "Bot " + std::to_string(*free + 1), strategy, std::move(bot));
     record_seat(*free);
-    reply(c, id, {{"type", "ok"}});
+    reply(c, id, message::ok());
     changed(nullptr);
   });
 }

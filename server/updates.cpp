@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "protocol/json_text.hpp"
+#include "protocol/messages.hpp"
 #include "protocol/merge_patch.hpp"
 
 namespace campfire::server {
@@ -20,32 +20,18 @@ void UpdateFrames::sent_state(const Client& c, long long version, const std::str
 std::string UpdateFrames::update(const Client& c, std::string_view room, long long version,
                                  const std::vector<const std::string*>& events,
                                  std::string state) {
-  std::string out = "{\"type\":\"update\",\"room\":" + protocol::json_text(nlohmann::json(std::string(room))) +
-                    ",\"version\":" + std::to_string(version) + ",\"events\":[";
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i > 0) out += ',';
-    out += *events[i];
-  }
-  out += ']';
+  namespace message = protocol::message;
   if (c.updates() != UpdateMode::kPatch) {
     sent_.erase(&c);
-    out += ",\"state\":";
-    out += state;
-    out += '}';
-    return out;
+    return message::update_with_state(room, version, events, state);
   }
   // A patch against the last state this member holds, when there is one and it is smaller.
   Sent& sent = sent_[&c];
   std::optional<std::string> patch;
   if (!sent.state.empty()) patch = protocol::merge_patch(sent.state, state);
-  if (patch && patch->size() < state.size()) {
-    out += ",\"base\":" + std::to_string(sent.version) + ",\"patch\":";
-    out += *patch;
-  } else {
-    out += ",\"state\":";
-    out += state;
-  }
-  out += '}';
+  std::string out = patch && patch->size() < state.size()
+                        ? message::update_with_patch(room, version, events, sent.version, *patch)
+                        : message::update_with_state(room, version, events, state);
   sent.version = version;
   sent.state = std::move(state);
   return out;

@@ -12,11 +12,13 @@
 #include <mutex>
 
 #include "engine/core/match.hpp"
-#include "fairness/fairness.hpp"
+#include "protocol/messages.hpp"
+#include "protocol/requests.hpp"
 
 namespace campfire::server {
 
 using protocol::ErrorCode;
+namespace message = protocol::message;
 
 namespace {
 constexpr int kViolationsBeforeClose = 50;
@@ -136,8 +138,9 @@ void WebSocketSession::handle(std::string_view text) {
   }
 }
 
-void WebSocketSession::send_json(const json& body) {
-  queue(make_frame(body.dump(-1, ' ', false, json::error_handler_t::replace)));
+void WebSocketSession::reply(const json& id, json message) {
+  queue(make_frame(message::with_id(std::move(message), id)
+                       .dump(-1, ' ', false, json::error_handler_t::replace)));
 }
 
 void WebSocketSession::error(const json& id, protocol::ErrorCode code, const std::string& message) {
@@ -150,24 +153,32 @@ void WebSocketSession::error(const json& id, const Error& why) {
   queue(make_frame(protocol::error_frame(id, why)));
 }
 
-std::shared_ptr<Room> WebSocketSession::member_room(const protocol::Request& r) {
-  auto code = protocol::string_field(r.body, "room", 16);
-  if (!code) {
-    error(r.id, code.error());
-    return nullptr;
-  }
-  auto normal = protocol::normalize_room_code(*code);
+std::shared_ptr<Room> WebSocketSession::member_room(const json& id, const std::string& code) {
+  auto normal = protocol::normalize_room_code(code);
   if (!normal || *normal != room_code_) {
-    error(r.id, ErrorCode::kNotInRoom, "you are not in room " + *code);
+    error(id, ErrorCode::kNotInRoom, "you are not in room " + code);
     return nullptr;
   }
   auto room = ctx_.lobby.find(room_code_);
   if (!room) {
-    error(r.id, ErrorCode::kNoSuchRoom, "room " + *code + " no longer exists");
+    error(id, ErrorCode::kNoSuchRoom, "room " + code + " no longer exists");
     return nullptr;
   }
   if (auto why = room->refusal(); !why.empty()) {
-    error(r.id, ErrorCode::kUnavailable, why);
+    error(id, ErrorCode::kUnavailable, why);
+    return nullptr;
+  }
+  return room;
+}
+
+std::shared_ptr<Room> WebSocketSession::any_room(const json& id, const std::string& code) {
+  auto room = ctx_.lobby.find(code);
+  if (!room) {
+    error(id, ErrorCode::kNoSuchRoom, "there is no room " + code);
+    return nullptr;
+  }
+  if (auto why = room->refusal(); !why.empty()) {
+    error(id, ErrorCode::kUnavailable, why);
     return nullptr;
   }
   return room;
@@ -185,147 +196,118 @@ void WebSocketSession::entered(const std::string& room) {
   });
 }
 
+// Before hello only hello and ping are read; then each request is checked whole into its typed
+// value (protocol/requests.hpp) and handed to its handler below.
 void WebSocketSession::dispatch(protocol::Request& r) {
-  const std::string& type = r.type;
-  const json& b = r.body;
-  if (type == "hello") {
-    auto version = protocol::int_field(b, "protocol", 0, 1000000);
-    if (!version) return error(r.id, version.error());
-    if (*version != protocol::kVersion) {
-      return error(r.id, ErrorCode::kBadProtocol, "this server speaks protocol version 1");
-    }
-    auto raw = protocol::string_field(b, "name", 256);
-    if (!raw) return error(r.id, raw.error());
-    auto name = protocol::clean_name(*raw);
-    if (!name) return error(r.id, name.error());
-    UpdateMode updates = UpdateMode::kState;
-    if (b.contains("updates")) {
-      const auto mode = protocol::optional_string(b, "updates");
-      if (mode == "combined") {
-        updates = UpdateMode::kCombined;
-      } else if (mode == "patch") {
-        updates = UpdateMode::kPatch;
-      } else if (mode != "state") {
-        return error(r.id, ErrorCode::kBadRequest,
-                     "\"updates\" must be \"state\", \"combined\" or \"patch\"");
-      }
-    }
-    const bool renamed = !name_.empty() && name_ != *name;
-    name_ = *name;
-    updates_.store(updates, std::memory_order_relaxed);
-    json w = protocol::reply("welcome", r.id);
-    w["protocol"] = protocol::kVersion;
-    w["server"] = kServerName;
-    w["name"] = name_;
-    w["updates"] = updates == UpdateMode::kPatch      ? "patch"
-                   : updates == UpdateMode::kCombined ? "combined"
-                                                   : "state";
-    send_json(w);
-    if (renamed && !room_code_.empty()) {
-      if (auto room = ctx_.lobby.find(room_code_)) room->rename(shared_from_this(), name_);
-    }
-    return;
+  if (name_.empty() && r.type != "hello" && r.type != "ping") {
+    return error(r.id, ErrorCode::kHelloFirst, "send hello first");
   }
-  if (type == "ping") return send_json(protocol::reply("pong", r.id));
-  if (name_.empty()) return error(r.id, ErrorCode::kHelloFirst, "send hello first");
+  auto request = protocol::parse_request(r);
+  if (!request) return error(r.id, request.error());
+  std::visit([&](auto& m) { on(m, r.id); }, *request);
+}
 
-  if (type == "list_games") {
-    json g = protocol::reply("games", r.id);
-    g["games"] = json::parse(ctx_.lobby.games_json());
-    return send_json(g);
+void WebSocketSession::on(protocol::Hello& m, const json& id) {
+  const bool renamed = !name_.empty() && name_ != m.name;
+  name_ = std::move(m.name);
+  updates_.store(m.updates, std::memory_order_relaxed);
+  reply(id, message::welcome(kServerName, name_, m.updates));
+  if (renamed && !room_code_.empty()) {
+    if (auto room = ctx_.lobby.find(room_code_)) room->rename(shared_from_this(), name_);
   }
-  if (type == "list_rooms") {
-    json l = protocol::reply("rooms", r.id);
-    l["rooms"] = ctx_.lobby.list_rooms();
-    return send_json(l);
+}
+
+void WebSocketSession::on(protocol::Ping&, const json& id) {
+  reply(id, message::pong());
+}
+
+void WebSocketSession::on(protocol::ListGames&, const json& id) {
+  reply(id, message::games(json::parse(ctx_.lobby.games_json())));
+}
+
+void WebSocketSession::on(protocol::ListRooms&, const json& id) {
+  reply(id, message::rooms(ctx_.lobby.list_rooms()));
+}
+
+void WebSocketSession::on(protocol::CreateRoom& m, const json& id) {
+  if (ctx_.draining) {
+    return error(id, ErrorCode::kUnavailable, "the server is restarting; try again in a moment");
   }
-  if (type == "create_room") {
-    if (ctx_.draining) {
-      return error(r.id, ErrorCode::kUnavailable,
-                   "the server is restarting; try again in a moment");
-    }
-    auto join = protocol::optional_bool(b, "join", true);
-    if (!join) return error(r.id, join.error());
-    auto room = ctx_.lobby.create(b);
-    if (!room) return error(r.id, room.error());
-    // Either reply waits in the room until its creation is in the journal.
-    if (!*join) return (*room)->created(shared_from_this(), r.id);
-    (*room)->join(shared_from_this(), name_, r.id, 0);
-    return;
+  auto room = ctx_.lobby.create(m);
+  if (!room) return error(id, room.error());
+  // Either reply waits in the room until its creation is in the journal.
+  if (!m.join) return (*room)->created(shared_from_this(), id);
+  (*room)->join(shared_from_this(), name_, id, 0);
+}
+
+void WebSocketSession::on(protocol::Join& m, const json& id) {
+  if (auto room = any_room(id, m.room)) room->join(shared_from_this(), name_, id, m.seat);
+}
+
+void WebSocketSession::on(protocol::Rejoin& m, const json& id) {
+  auto room = any_room(id, m.room);
+  if (!room) return;
+  // Runs at once while the address has budget left; otherwise once the rejoins holding it are
+  // answered.
+  ctx_.ask_rejoin(ticket_->address(), [self = shared_from_this(), room, id, name = name_,
+                                       token = std::move(m.token)](bool allowed) {
+    boost::asio::dispatch(self->executor(), [self, room, id, name, token, allowed] {
+      if (!allowed) {
+        return self->error(id, ErrorCode::kRateLimited,
+                           "too many wrong tokens from your address; wait");
+      }
+      if (self->closed_) return self->ctx_.rejoin_done(self->ticket_->address(), false);
+      ++self->rejoins_in_flight_;
+      room->rejoin(self, name, id, token);
+    });
+  });
+}
+
+void WebSocketSession::on(protocol::Spectate& m, const json& id) {
+  if (auto room = any_room(id, m.room)) room->spectate(shared_from_this(), id);
+}
+
+void WebSocketSession::on(protocol::Leave& m, const json& id) {
+  auto room = member_room(id, m.room);
+  if (!room) return;
+  room_code_.clear();
+  room->leave(shared_from_this(), id, true);
+}
+
+void WebSocketSession::on(protocol::AddBot& m, const json& id) {
+  if (auto room = member_room(id, m.room)) {
+    room->add_bot(shared_from_this(), id, m.seat, m.strategy.value_or("basic"));
   }
-  if (type == "join" || type == "rejoin" || type == "spectate") {
-    auto code = protocol::string_field(b, "room", 16);
-    if (!code) return error(r.id, code.error());
-    auto room = ctx_.lobby.find(*code);
-    if (!room) return error(r.id, ErrorCode::kNoSuchRoom, "there is no room " + *code);
-    if (auto why = room->refusal(); !why.empty()) return error(r.id, ErrorCode::kUnavailable, why);
-    if (type == "join") {
-      auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
-      if (!seat) return error(r.id, seat.error());
-      std::optional<int> want;
-      if (*seat) want = static_cast<int>(**seat);
-      return room->join(shared_from_this(), name_, r.id, want);
-    }
-    if (type == "rejoin") {
-      auto token = protocol::string_field(b, "token", 128);
-      if (!token) return error(r.id, token.error());
-      // Runs at once while the address has budget left; otherwise once the rejoins holding it
-      // are answered.
-      return ctx_.ask_rejoin(ticket_->address(), [self = shared_from_this(), room, id = r.id,
-                                                  name = name_, token = *token](bool allowed) {
-        boost::asio::dispatch(self->executor(), [self, room, id, name, token, allowed] {
-          if (!allowed) {
-            return self->error(id, ErrorCode::kRateLimited,
-                               "too many wrong tokens from your address; wait");
-          }
-          if (self->closed_) return self->ctx_.rejoin_done(self->ticket_->address(), false);
-          ++self->rejoins_in_flight_;
-          room->rejoin(self, name, id, token);
-        });
-      });
-    }
-    return room->spectate(shared_from_this(), r.id);
+}
+
+void WebSocketSession::on(protocol::Start& m, const json& id) {
+  if (auto room = member_room(id, m.room)) room->start(shared_from_this(), id);
+}
+
+void WebSocketSession::on(protocol::Act& m, const json& id) {
+  if (auto room = member_room(id, m.room)) {
+    room->action(shared_from_this(), id, m.action, m.version);
   }
-  if (type == "leave" || type == "add_bot" || type == "start" || type == "action" ||
-      type == "chat" || type == "sync" || type == "history" || type == "contribute") {
-    auto room = member_room(r);
-    if (!room) return;
-    if (type == "leave") {
-      room_code_.clear();
-      return room->leave(shared_from_this(), r.id, true);
-    }
-    if (type == "start") return room->start(shared_from_this(), r.id);
-    if (type == "sync") return room->sync(shared_from_this(), r.id);
-    if (type == "history") return room->history(shared_from_this(), r.id);
-    if (type == "contribute") {
-      auto entropy = fairness::parse_entropy(b.contains("entropy") ? b["entropy"] : json());
-      if (!entropy) return error(r.id, entropy.error());
-      return room->contribute(shared_from_this(), r.id, *entropy);
-    }
-    if (type == "add_bot") {
-      auto seat = protocol::optional_int(b, "seat", 0, kMaxSeats - 1);
-      if (!seat) return error(r.id, seat.error());
-      std::optional<int> want;
-      if (*seat) want = static_cast<int>(**seat);
-      const std::string strategy = protocol::optional_string(b, "strategy").value_or("basic");
-      return room->add_bot(shared_from_this(), r.id, want, strategy);
-    }
-    if (type == "chat") {
-      auto raw = protocol::string_field(b, "text", 4 * protocol::kMaxChatLength);
-      if (!raw) return error(r.id, raw.error());
-      auto text = protocol::clean_chat(*raw);
-      if (!text) return error(r.id, text.error());
-      return room->chat(shared_from_this(), r.id, *text, name_);
-    }
-    auto action = b.find("action");
-    if (action == b.end() || !action->is_object()) {
-      return error(r.id, ErrorCode::kBadRequest, "an action request needs an \"action\" object");
-    }
-    auto version = protocol::optional_int(b, "version", 0, 1ll << 53);
-    if (!version) return error(r.id, version.error());
-    return room->action(shared_from_this(), r.id, *action, *version);
+}
+
+void WebSocketSession::on(protocol::Chat& m, const json& id) {
+  if (auto room = member_room(id, m.room)) {
+    room->chat(shared_from_this(), id, std::move(m.text), name_);
   }
-  error(r.id, ErrorCode::kBadRequest, "unknown message type '" + type + "'");
+}
+
+void WebSocketSession::on(protocol::Sync& m, const json& id) {
+  if (auto room = member_room(id, m.room)) room->sync(shared_from_this(), id);
+}
+
+void WebSocketSession::on(protocol::History& m, const json& id) {
+  if (auto room = member_room(id, m.room)) room->history(shared_from_this(), id);
+}
+
+void WebSocketSession::on(protocol::Contribute& m, const json& id) {
+  if (auto room = member_room(id, m.room)) {
+    room->contribute(shared_from_this(), id, std::move(m.entropy));
+  }
 }
 
 // Frames sent from other strands (rooms) gather in `incoming_` and reach the connection with

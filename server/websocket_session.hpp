@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "protocol/protocol.hpp"
+#include "protocol/requests.hpp"
 #include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
 #include "server/context.hpp"
@@ -69,13 +70,33 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   bool allow_message();
   void handle(std::string_view text);
   void dispatch(protocol::Request& r);
-  void send_json(const json& body);
+  // One handler per request type, each with its request checked whole.
+  void on(protocol::Hello& m, const json& id);
+  void on(protocol::Ping& m, const json& id);
+  void on(protocol::ListGames& m, const json& id);
+  void on(protocol::ListRooms& m, const json& id);
+  void on(protocol::CreateRoom& m, const json& id);
+  void on(protocol::Join& m, const json& id);
+  void on(protocol::Rejoin& m, const json& id);
+  void on(protocol::Spectate& m, const json& id);
+  void on(protocol::Leave& m, const json& id);
+  void on(protocol::AddBot& m, const json& id);
+  void on(protocol::Start& m, const json& id);
+  void on(protocol::Act& m, const json& id);
+  void on(protocol::Chat& m, const json& id);
+  void on(protocol::Sync& m, const json& id);
+  void on(protocol::History& m, const json& id);
+  void on(protocol::Contribute& m, const json& id);
+  // Sends a reply (protocol/messages.hpp) with the id of the request it answers.
+  void reply(const json& id, json message);
   // Sends an error frame with one of the protocol's codes, or with an Error as it came (from the
   // protocol's field readers, the lobby, the fairness checks or a game).
   void error(const json& id, protocol::ErrorCode code, const std::string& message);
   void error(const json& id, const Error& why);
-  // The room named by a request, if this connection is in it.
-  std::shared_ptr<Room> member_room(const protocol::Request& r);
+  // The room a request names, if this connection is in it (else an error is sent and null).
+  std::shared_ptr<Room> member_room(const json& id, const std::string& code);
+  // The room a request names, if it exists and takes requests (else an error and null).
+  std::shared_ptr<Room> any_room(const json& id, const std::string& code);
 
   // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is.
   template <class F>
