@@ -18,7 +18,10 @@
 #include "clients/common/connection.hpp"
 #include "clients/common/pacer.hpp"
 #include "clients/common/updates.hpp"
+#include "protocol/requests.hpp"
 #include "engine/core/rng.hpp"
+
+namespace proto = campfire::protocol;
 
 namespace {
 
@@ -103,13 +106,14 @@ class Bot {
   void take_seat() {
     json joined;
     if (!flags_.room.empty()) {
-      joined = must({{"type", "join"}, {"room", flags_.room}});
+      joined = must(proto::encode(proto::Join{flags_.room, std::nullopt}));
     } else {
-      json create = {{"type", "create_room"}, {"game", flags_.game}, {"seats", flags_.seats}};
-      json options = json::parse(flags_.options);
-      if (!options.empty()) create["options"] = options;
-      if (flags_.deal_seed) create["seed"] = *flags_.deal_seed;
-      joined = must(create);
+      proto::CreateRoom create;
+      create.game = flags_.game;
+      create.seats = flags_.seats;
+      create.options = json::parse(flags_.options);
+      if (flags_.deal_seed) create.seed = *flags_.deal_seed;
+      joined = must(proto::encode(create));
     }
     room_ = joined.value("room", "");
     seat_ = joined.value("seat", -1);
@@ -119,9 +123,9 @@ class Bot {
     std::cout << "room " << room_ << " seat " << seat_ << std::endl;
     if (creator_ && flags_.fill_bots) {
       for (int s = 0; s < flags_.seats; ++s) {
-        if (s != seat_) must({{"type", "add_bot"}, {"room", room_}, {"seat", s}});
+        if (s != seat_) must(proto::encode(proto::AddBot{room_, s, std::nullopt}));
       }
-      must({{"type", "start"}, {"room", room_}});
+      must(proto::encode(proto::Start{room_}));
       start_sent_ = true;
     }
   }
@@ -132,7 +136,7 @@ class Bot {
     for (int attempt = 1;; ++attempt) {
       try {
         connect();
-        must({{"type", "rejoin"}, {"room", room_}, {"token", token_}});
+        must(proto::encode(proto::Rejoin{room_, token_}));
         say("rejoined room " + room_ + " as seat " + std::to_string(seat_));
         acted_version_ = -1;
         pending_.clear();
@@ -174,7 +178,7 @@ class Bot {
       for (const json& m : read.messages) {
         if (auto result = handle(m)) return finish(*result);
       }
-      if (read.sync) send({{"type", "sync"}, {"room", *read.sync}});
+      if (read.sync) send(proto::encode(proto::Sync{*read.sync}));
     }
   }
 
@@ -210,7 +214,7 @@ class Bot {
       const bool full =
           std::all_of(players.begin(), players.end(), [](const json& p) { return !p.is_null(); });
       if (creator_ && full && !start_sent_) {
-        send({{"type", "start"}, {"id", "start"}, {"room", room_}});
+        send(proto::encode(proto::Start{room_}, "start"));
         start_sent_ = true;
       }
       return std::nullopt;
@@ -232,11 +236,7 @@ class Bot {
                 << std::endl;
     }
     pending_ = "act-" + std::to_string(version);
-    send({{"type", "action"},
-          {"id", pending_},
-          {"room", room_},
-          {"version", version},
-          {"action", legal[pick]}});
+    send(proto::encode(proto::Act{room_, legal[pick], version}, pending_));
     ++actions_sent_;
     if (flags_.drop_after > 0 && actions_sent_ == flags_.drop_after && !dropped_once_) {
       // Simulates a failing network once per game, to exercise the rejoin path.
@@ -280,7 +280,7 @@ class Bot {
     if (++refusals_ > 20) throw Failure("too many refusals: " + describe_error(error));
     if (code == "rate_limited") std::this_thread::sleep_for(1s);
     acted_version_ = -1;
-    send({{"type", "sync"}, {"room", room_}});
+    send(proto::encode(proto::Sync{room_}));
   }
 
   bool finish(const json& result) {

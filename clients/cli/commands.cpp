@@ -5,8 +5,11 @@
 #include <sstream>
 
 #include "clients/cli/table.hpp"
+#include "protocol/requests.hpp"
 
 namespace campfire::cli {
+
+namespace proto = campfire::protocol;
 
 namespace {
 
@@ -217,12 +220,14 @@ CreateParse parse_create(const std::vector<std::string>& w, const json& games) {
       if (g.value("id", "") == game) spec = &g;
     }
   }
-  json m = {{"type", "create_room"}, {"game", game}, {"seats", std::stoi(w[2])}};
+  proto::CreateRoom m;
+  m.game = game;
+  m.seats = std::stoi(w[2]);
   json options = json::object();
   json timers = json::object();
   for (std::size_t i = 3; i < w.size(); ++i) {
     if (lower(w[i]) == "private") {
-      m["private"] = true;
+      m.is_private = true;
       continue;
     }
     const auto eq = w[i].find('=');
@@ -263,7 +268,7 @@ CreateParse parse_create(const std::vector<std::string>& w, const json& games) {
     }
     // The shuffle's seed is a field of create_room itself (test-mode servers only).
     if (k == "seed") {
-      m["seed"] = option_value(value);
+      m.seed = option_value(value);
       continue;
     }
     const json* option = nullptr;
@@ -278,9 +283,9 @@ CreateParse parse_create(const std::vector<std::string>& w, const json& games) {
     }
     options[name] = option != nullptr ? typed_value(*option, value) : option_value(value);
   }
-  if (!options.empty()) m["options"] = options;
-  if (!timers.empty()) m["timers"] = timers;
-  out.message = std::move(m);
+  m.options = std::move(options);
+  if (!timers.empty()) m.timers = std::move(timers);
+  out.message = proto::encode(m);
   return out;
 }
 
@@ -299,9 +304,9 @@ Outcome run_command(const std::string& line, Session& s) {
   } else if (verb == "quit" || verb == "exit") {
     o.quit = true;
   } else if (verb == "games") {
-    return sent(s.request({{"type", "list_games"}}), "list_games");
+    return sent(s.request(proto::encode(proto::ListGames{})), "list_games");
   } else if (verb == "rooms") {
-    return sent(s.request({{"type", "list_rooms"}}), "list_rooms");
+    return sent(s.request(proto::encode(proto::ListRooms{})), "list_rooms");
   } else if (verb == "rules") {
     if (w.size() < 2) {
       if (!s.state().is_object()) return refuse("usage: rules GAME (games lists them)");
@@ -322,14 +327,14 @@ Outcome run_command(const std::string& line, Session& s) {
     return sent(s.request(parsed.message), "create_room");
   } else if (verb == "join") {
     if (w.size() < 2) return refuse("usage: join CODE [SEAT]");
-    json m = {{"type", "join"}, {"room", room_code(w[1])}};
+    proto::Join m{room_code(w[1]), std::nullopt};
     if (w.size() >= 3) {
       if (!all_digits(w[2]) || std::stoi(w[2]) < 1) {
         return refuse("seats are numbered from 1, not '" + w[2] + "'");
       }
-      m["seat"] = std::stoi(w[2]) - 1;
+      m.seat = std::stoi(w[2]) - 1;
     }
-    return sent(s.request(m), "join");
+    return sent(s.request(proto::encode(m)), "join");
   } else if (verb == "rejoin") {
     std::string room = w.size() >= 2 ? room_code(w[1]) : "";
     if (room.empty()) {
@@ -353,13 +358,13 @@ Outcome run_command(const std::string& line, Session& s) {
     }
     if (!token)
       return refuse("no token remembered for room " + room + "; give it: rejoin CODE TOKEN");
-    return sent(s.request({{"type", "rejoin"}, {"room", room}, {"token", *token}}), "rejoin");
+    return sent(s.request(proto::encode(proto::Rejoin{room, *token})), "rejoin");
   } else if (verb == "spectate" || verb == "watch") {
     if (w.size() < 2) return refuse("usage: spectate CODE");
-    return sent(s.request({{"type", "spectate"}, {"room", room_code(w[1])}}), "spectate");
+    return sent(s.request(proto::encode(proto::Spectate{room_code(w[1])})), "spectate");
   } else if (verb == "bot") {
     if (auto r = need_room()) return *r;
-    json m = {{"type", "add_bot"}, {"room", s.room()}};
+    proto::AddBot m{s.room(), std::nullopt, std::nullopt};
     // bot [SEAT] [STRATEGY], in either order: a number is a seat, a word the bot's strategy.
     for (std::size_t i = 1; i < w.size(); ++i) {
       const bool number = std::all_of(w[i].begin(), w[i].end(), [](char c) {
@@ -367,16 +372,16 @@ Outcome run_command(const std::string& line, Session& s) {
       });
       if (number) {
         const int seats = seat_count(s);
-        if (m.contains("seat") || !all_digits(w[i]) || std::stoi(w[i]) < 1 ||
+        if (m.seat || !all_digits(w[i]) || std::stoi(w[i]) < 1 ||
             (seats > 0 && std::stoi(w[i]) > seats)) {
           return refuse("there is no seat " + w[i] + ": " + seat_range(seats));
         }
-        m["seat"] = std::stoi(w[i]) - 1;
+        m.seat = std::stoi(w[i]) - 1;
         continue;
       }
       const std::string strategy = lower(w[i]);
       const json& offered = bot_strategies(s);
-      if (m.contains("strategy") || (offered.is_array() && std::find(offered.begin(), offered.end(),
+      if (m.strategy || (offered.is_array() && std::find(offered.begin(), offered.end(),
                                                                      strategy) == offered.end())) {
         std::string names;
         for (const json& n : offered) names += (names.empty() ? "" : ", ") + n.get<std::string>();
@@ -384,18 +389,21 @@ Outcome run_command(const std::string& line, Session& s) {
                       (names.empty() ? std::string("random, basic or expert") : names) + ", not '" +
                       w[i] + "'");
       }
-      m["strategy"] = strategy;
+      m.strategy = strategy;
     }
-    return sent(s.request(m), "add_bot");
+    return sent(s.request(proto::encode(m)), "add_bot");
   } else if (verb == "start" || verb == "leave" || verb == "sync") {
     if (auto r = need_room()) return *r;
-    return sent(s.request({{"type", verb}, {"room", s.room()}}), verb);
+    const proto::ClientRequest r = verb == "start"   ? proto::ClientRequest(proto::Start{s.room()})
+                                   : verb == "leave" ? proto::ClientRequest(proto::Leave{s.room()})
+                                                     : proto::ClientRequest(proto::Sync{s.room()});
+    return sent(s.request(proto::encode(r)), verb);
   } else if (verb == "say") {
     if (auto r = need_room()) return *r;
     const auto at = line.find_first_not_of(' ', line.find(w[0]) + w[0].size());
     const std::string text = at == std::string::npos ? "" : line.substr(at);
     if (text.empty()) return refuse("usage: say TEXT");
-    return sent(s.request({{"type", "chat"}, {"room", s.room()}, {"text", text}}), "chat");
+    return sent(s.request(proto::encode(proto::Chat{s.room(), text})), "chat");
   } else if (verb == "wait") {
     o.wait = true;
   } else {
@@ -416,10 +424,7 @@ Outcome play(std::size_t number, Session& s, long long& acted_version) {
     return refuse("choose a number from 1 to " + std::to_string(legal.size()));
   }
   acted_version = state.value("version", 0LL);
-  return sent(s.request({{"type", "action"},
-                         {"room", s.room()},
-                         {"version", acted_version},
-                         {"action", legal[number - 1]}}),
+  return sent(s.request(proto::encode(proto::Act{s.room(), legal[number - 1], acted_version})),
               "action");
 }
 

@@ -4,8 +4,11 @@
 #include <iterator>
 
 #include "clients/cli/table.hpp"
+#include "protocol/requests.hpp"
 
 namespace campfire::cli {
+
+namespace proto = campfire::protocol;
 
 Session::Session(Endpoint endpoint, std::string name, SeatStore& seats)
     : link_(std::move(endpoint)), name_(std::move(name)), seats_(seats) {}
@@ -62,15 +65,15 @@ void Session::after_welcome() {
   greeted_ = true;
   if (!games_.is_array()) {
     games_id_ = "games-" + std::to_string(next_id_++);
-    link_.send({{"type", "list_games"}, {"id", games_id_}});
+    link_.send(proto::encode(proto::ListGames{}, games_id_));
   }
   if (room_.empty()) return;
   rejoin_id_ = "back-" + std::to_string(next_id_++);
   if (!spectating_ && !token_.empty()) {
     rejoining_ =
-        link_.send({{"type", "rejoin"}, {"id", rejoin_id_}, {"room", room_}, {"token", token_}});
+        link_.send(proto::encode(proto::Rejoin{room_, token_}, rejoin_id_));
   } else if (spectating_) {
-    rejoining_ = link_.send({{"type", "spectate"}, {"id", rejoin_id_}, {"room", room_}});
+    rejoining_ = link_.send(proto::encode(proto::Spectate{room_}, rejoin_id_));
   }
 }
 
@@ -86,7 +89,7 @@ std::optional<Session::Event> Session::poll(std::chrono::milliseconds timeout) {
     auto read = updates_.read(std::move(e->message));
     if (read.sync) {
       sync_id_ = "sync-" + std::to_string(next_id_++);
-      link_.send({{"type", "sync"}, {"id", sync_id_}, {"room", *read.sync}});
+      link_.send(proto::encode(proto::Sync{*read.sync}, sync_id_));
     }
     if (read.messages.empty()) return std::nullopt;
     unread_.assign(std::make_move_iterator(read.messages.begin() + 1),

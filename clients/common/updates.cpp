@@ -2,10 +2,12 @@
 
 #include <utility>
 
+#include "protocol/requests.hpp"
+
 namespace campfire::client {
 
 json hello(const std::string& name) {
-  return {{"type", "hello"}, {"protocol", 1}, {"name", name}, {"updates", "patch"}};
+  return protocol::encode(protocol::Hello{name, protocol::UpdateMode::kPatch});
 }
 
 UpdateReader::Read UpdateReader::read(json message) {
