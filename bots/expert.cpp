@@ -48,8 +48,9 @@ std::uint64_t view_key(const State& s, Seat me) {
 // on the same deal and the same luck (common random numbers): the differences between their
 // results are far less noisy than the results. A move that falls clearly behind the best is
 // dropped. After the root move the seat's later decisions are a tree of its information sets
-// (keyed by its view), chosen by UCB1 over the moves each sample offers; the other seats, and this
-// one beyond the tree, play the basic policy.
+// (keyed by its view), chosen by UCB1 over the moves each sample offers, where the game's model
+// says a tree pays (GameModel::tree); the other seats, and this one beyond the tree or without
+// one, play the basic policy.
 class Search {
  public:
   Search(const Situation& root, const Sampler& sample, Rng& rng)
@@ -60,6 +61,7 @@ class Search {
         policy_(basic_policy(root.game.info().id)) {
     model_->prepare(root);
     noise_ = model_->noise();
+    searched_later_ = model_->tree();
     for (std::size_t i = 0; i < root.legal.size(); ++i) {
       if (model_->allowed(root, root.legal[i])) active_.push_back(i);
     }
@@ -147,7 +149,7 @@ class Search {
   // the searching seat.
   double playout(State& s, Rng& sim) {
     std::vector<std::pair<Node*, std::size_t>> path;
-    bool in_tree = true;
+    bool in_tree = searched_later_;
     bool stopped = false;
     int moves = 0;
     std::vector<Action>& legal = legal_;
@@ -253,6 +255,7 @@ class Search {
   std::unique_ptr<GameModel> model_;
   Policy policy_;
   double noise_ = 0;
+  bool searched_later_ = true;  // the seat's later moves are a tree
   int horizon_ = -1;
   std::vector<std::size_t> active_;
   std::vector<std::vector<double>> values_;  // per root move, one result per sweep it played

@@ -318,6 +318,10 @@ class SpiderMonkeyModel final : public GameModel {
     return w;
   }
   double noise() const override { return 0; }
+  // The seat's next decision shows the card it drew, so a tree of its information sets would
+  // meet almost every node once and play a random move there: playouts compare the root moves
+  // better when the seat goes on with the basic policy.
+  bool tree() const override { return false; }
   bool allowed(const Situation& root, const Action& move) const override {
     if (move.kind == spider_monkey::kSlap) return spider_monkey_sure_slap(root, move);
     if (move.kind == spider_monkey::kEndTurn && move.arg(0) == 1) {

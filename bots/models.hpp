@@ -42,6 +42,13 @@ class GameModel {
     (void)seats;
     return 2000;
   }
+  // Whether the seat's own later moves in a playout are searched (a tree of its information
+  // sets) or follow the basic policy like everyone else's. A tree pays where a sample brings the
+  // seat back to an information set it met before; where the seat's next view hangs on what this
+  // sample dealt (a card drawn, the others' answers), most nodes are met once, and a node met
+  // for the first time tries a move at random, so the playouts would score that random move
+  // rather than the searched one.
+  virtual bool tree() const { return true; }
   // The worth in [0, 1] for `me` of a finished game: by default its place alone (see
   // place_value); a game whose final scores say how close a result was may blend them in, so
   // that a playout which nearly won tells the search more than one lost by far.
