@@ -12,14 +12,18 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "bots/strategy.hpp"
 #include "clients/bot/json_adapter.hpp"
 #include "clients/common/connection.hpp"
+#include "clients/common/http_get.hpp"
 #include "clients/common/pacer.hpp"
 #include "clients/common/updates.hpp"
-#include "protocol/requests.hpp"
+#include "engine/core/registry.hpp"
 #include "engine/core/rng.hpp"
+#include "fairness/fairness.hpp"
+#include "protocol/requests.hpp"
 
 namespace proto = campfire::protocol;
 
@@ -47,6 +51,7 @@ struct Flags {
   bool quiet = false;
   int idle_timeout_s = 300;
   int drop_after = 0;
+  bool verify = true;  // fetch the replay after each game and check its shuffle
 };
 
 // A request the server refused, or a connection that could not be (re)established.
@@ -74,9 +79,13 @@ class Bot {
     start_sent_ = false;
     refusals_ = 0;
     strategy_.reset();
+    entropy_.clear();
+    commitment_.clear();
     connect();
     take_seat();
-    return play();
+    const bool won = play();
+    if (flags_.verify) check_shuffle();
+    return won;
   }
 
  private:
@@ -121,6 +130,7 @@ class Bot {
     creator_ = flags_.room.empty();
     // Printed even when quiet: whoever launched the other players needs the code.
     std::cout << "room " << room_ << " seat " << seat_ << std::endl;
+    contribute();
     if (creator_ && flags_.fill_bots) {
       for (int s = 0; s < flags_.seats; ++s) {
         if (s != seat_) must(proto::encode(proto::AddBot{room_, s, std::nullopt}));
@@ -207,6 +217,14 @@ class Bot {
   // once the game is over.
   std::optional<json> on_state(const json& state) {
     if (!strategy_) make_strategy(state.value("game", ""));
+    if (commitment_.empty()) {
+      const json& fairness = state.value("fairness", json());
+      // A fixed deal's commitment is null: there is nothing to hold the replay to.
+      if (fairness.is_object()) {
+        const json& c = fairness.value("commitment", json());
+        if (c.is_string()) commitment_ = c.get<std::string>();
+      }
+    }
     const std::string status = state.value("status", "");
     if (status == "over" && state.contains("result")) return state["result"];
     if (status == "waiting") {
@@ -283,6 +301,69 @@ class Bot {
     send(proto::encode(proto::Sync{room_}));
   }
 
+  // Adds fresh entropy to the shuffle (PROTOCOL.md, "Writing a bot"), so that not even the
+  // server alone chose the deal. A room that started already, or whose creator fixed the deal,
+  // refuses it: the bot plays on.
+  void contribute() {
+    std::random_device device;
+    std::string entropy;
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (int i = 0; i < 8; ++i) {
+      const std::uint32_t word = device();
+      for (int shift = 28; shift >= 0; shift -= 4) entropy += kHex[(word >> shift) & 0xf];
+    }
+    pacer_.wait();
+    const auto reply = conn_->request(proto::encode(proto::Contribute{room_, entropy}), 10s);
+    if (!reply) throw Failure("no answer to contribute");
+    if (reply->value("type", "") == "error") {
+      say("no contribution to the shuffle: " + describe_error(*reply));
+      return;
+    }
+    entropy_ = entropy;
+    say("contributed to the shuffle");
+  }
+
+  // After the game: fetches the replay and checks that the deal came from the seed committed to
+  // at the start and every contribution, ours among them. An unfair shuffle is a failure.
+  void check_shuffle() {
+    const auto got = campfire::client::http_get(flags_.host, flags_.port, flags_.tls,
+                                                flags_.insecure, "/api/replays/" + room_);
+    if (got.status != 200) {
+      throw Failure("cannot fetch the replay to check the shuffle: HTTP " +
+                    std::to_string(got.status));
+    }
+    const json replay = json::parse(got.body, nullptr, false);
+    if (!replay.is_object()) throw Failure("the replay to check the shuffle is not JSON");
+    json fairness = replay.value("fairness", json::object());
+    if (!fairness.is_object()) fairness = json::object();
+    if (fairness.value("fixed", json()) == json(true)) {
+      say("shuffle: a fixed deal, chosen by the room's creator; not provably fair");
+      return;
+    }
+    auto verdict = campfire::fairness::verify(campfire::Registry::builtin(), replay);
+    std::vector<std::string>& problems = verdict.problems;
+    const json said = fairness.value("commitment", json());
+    if (!commitment_.empty() && said != json(commitment_)) {
+      problems.push_back("commitment: the game started with " + commitment_ +
+                         ", the replay says " + said.dump());
+    }
+    const json given = fairness.value("contributions", json::array());
+    const auto at = static_cast<std::size_t>(seat_);
+    if (!entropy_.empty() &&
+        (!given.is_array() || at >= given.size() || given[at] != json(entropy_))) {
+      problems.push_back("contribution: ours (" + entropy_ +
+                         ") is not the one the replay lists for seat " + std::to_string(seat_));
+    }
+    if (problems.empty()) {
+      std::cout << "shuffle: fair (commitment, our contribution, seed and deck order)"
+                << std::endl;
+      return;
+    }
+    std::string all;
+    for (const std::string& p : problems) all += "\n  " + p;
+    throw Failure("shuffle: NOT FAIR" + all);
+  }
+
   bool finish(const json& result) {
     const json& places = result["places"];
     const bool seated = seat_ >= 0 && static_cast<std::size_t>(seat_) < places.size();
@@ -314,6 +395,8 @@ class Bot {
   int actions_sent_ = 0;
   bool dropped_once_ = false;
   int refusals_ = 0;
+  std::string entropy_;     // what we contributed to this game's shuffle, if it was taken
+  std::string commitment_;  // the shuffle's commitment in the first state we saw
 };
 
 }  // namespace
@@ -347,6 +430,8 @@ int main(int argc, char** argv) {
   app.add_option("--drop-after", flags.drop_after,
                  "drop the connection once after this many actions (tests the rejoin path)")
       ->check(CLI::Range(0, 1000000));
+  app.add_flag("--no-verify{false}", flags.verify,
+               "do not fetch the replay after a game to check its shuffle");
   CLI11_PARSE(app, argc, argv);
 
   if (flags.room.empty() && flags.seats == 0) {

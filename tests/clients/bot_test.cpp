@@ -124,6 +124,33 @@ TEST_F(CampfireBot, ActsOncePerDecisionInSimultaneousPhases) {
   }
 }
 
+// PROTOCOL.md "Writing a bot": contribute to the shuffle after taking the seat, and check the
+// replay after the game against the commitment seen at the start and our own contribution.
+TEST_F(CampfireBot, ContributesToTheShuffleAndChecksItAfterTheGame) {
+  Process bot(bot_args({"--game", "tricky-tribes", "--seats", "3", "--fill-bots", "--seed", "4"}));
+  ASSERT_EQ(bot.wait(30s), 0) << bot.output();
+  EXPECT_NE(bot.output().find("contributed to the shuffle"), std::string::npos) << bot.output();
+  EXPECT_NE(bot.output().find("shuffle: fair (commitment, our contribution, seed and deck order)"),
+            std::string::npos)
+      << bot.output();
+  parse_result(bot.output(), 3);
+}
+
+// A deal the creator fixed (a test-mode seed) takes no contribution and proves nothing: the bot
+// says so and plays on; --no-verify leaves the replay alone.
+TEST_F(CampfireBot, AFixedDealTakesNoContributionAndIsSaidToBeFixed) {
+  Process fixed(bot_args({"--seats", "2", "--fill-bots", "--seed", "4", "--deal-seed", "8"}));
+  ASSERT_EQ(fixed.wait(30s), 0) << fixed.output();
+  EXPECT_NE(fixed.output().find("no contribution to the shuffle"), std::string::npos)
+      << fixed.output();
+  EXPECT_NE(fixed.output().find("shuffle: a fixed deal"), std::string::npos) << fixed.output();
+  Process unchecked(bot_args({"--seats", "2", "--fill-bots", "--seed", "4", "--no-verify"}));
+  ASSERT_EQ(unchecked.wait(30s), 0) << unchecked.output();
+  EXPECT_NE(unchecked.output().find("contributed to the shuffle"), std::string::npos)
+      << unchecked.output();
+  EXPECT_EQ(unchecked.output().find("shuffle:"), std::string::npos) << unchecked.output();
+}
+
 TEST_F(CampfireBot, PlaysSeveralGamesInARow) {
   Process bot(bot_args({"--seats", "2", "--fill-bots", "--games", "3", "--quiet"}));
   ASSERT_EQ(bot.wait(30s), 0) << bot.output();
