@@ -107,6 +107,8 @@ def load(args, pin, port, mode_args, extra=(), server_pid=None):
                  "--duration", str(args.duration), "--warmup", str(args.warmup), *map(str, extra)]
     if server_pid:
         cmd += ["--server-pid", str(server_pid)]
+    if getattr(args, "updates", None) and mode_args[0] in ("play", "rate"):
+        cmd += ["--updates", args.updates]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 240)
     result = {"exit": out.returncode}
     for line in out.stdout.splitlines():
@@ -227,6 +229,8 @@ def main():
     p.add_argument("--connections", type=int, nargs="+", default=[100, 1000])
     p.add_argument("--holds", type=int, nargs="+", default=[1000, 5000, 15000])
     p.add_argument("--rate-levels", type=int, nargs="*", default=[10, 50, 80])
+    p.add_argument("--updates", choices=["state", "combined", "patch"],
+                   help="what the players' hello asks for (campfire-load's own default when absent)")
     p.add_argument("--quick", action="store_true", help="one run, small scale")
     p.add_argument("--smoke", action="store_true", help="the ctest check")
     p.add_argument("--verbose", action="store_true")
