@@ -113,8 +113,11 @@ class PinocchioState final : public StateBase<PinocchioState> {
     } else {
       w.value(current_);
     }
+    if (playing) w.member("freeAnnouncement", free_);
+    // The pile lies face down: its size and the claim on top are on the table; the claims under
+    // it were told once, in events (a view that listed them all would resend them every move).
+    if (!pile_.empty()) write_last_claim(w);
     if (playing) {
-      w.member("freeAnnouncement", free_);
       w.key("mustMatch");
       if (free_) {
         w.null();
@@ -124,26 +127,30 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
     w.key("noses").array(noses_);
     w.member("phase", phase_name(phase_));
-    w.key("pile").begin_array();
-    for (const Claim& c : pile_) {
-      w.begin_object();
-      w.member("by", c.by);
-      w.member("challengeable", c.challengeable);
-      if (c.revealed) w.member("challenger", c.challenger);
-      w.member("claim", item_code(c.announced));
-      w.member("free", c.free);
-      if (c.revealed) {
-        w.member("revealed", item_code(c.card));
-        w.member("truthful", c.truthful);
-      }
-      w.end_object();
-    }
-    w.end_array();
+    w.member("pileSize", pile_.size());
     if (over()) result().write(w.key("result"));
     w.key("stacks").begin_array();
     for (const auto& s : stacks_) w.value(s.size());
     w.end_array();
     if (playing && viewer == current_) w.member("yourCard", item_code(stacks_[current_].back()));
+    w.end_object();
+  }
+
+  // The claim on top of the pile: who made it, what was said, what it had to match, and what a
+  // challenge turned over.
+  void write_last_claim(ViewWriter& w) const {
+    const Claim& c = pile_.back();
+    w.key("lastClaim").begin_object();
+    w.member("by", c.by);
+    w.member("challengeable", c.challengeable);
+    if (c.revealed) w.member("challenger", c.challenger);
+    w.member("claim", item_code(c.announced));
+    w.member("free", c.free);
+    if (!c.free) w.member("mustMatch", item_code(pile_[pile_.size() - 2].announced));
+    if (c.revealed) {
+      w.member("revealed", item_code(c.card));
+      w.member("truthful", c.truthful);
+    }
     w.end_object();
   }
 
@@ -178,15 +185,22 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
-  // The viewer's own unrevealed cards on the pile, by their place on it (0 is the first card).
+  // What the viewer was told of the pile under its top card, in events, by place on the pile
+  // (0 is the first card): its own cards still face down, and every card a challenge turned over
+  // (public: a spectator recalls those too).
   json recall(Seat viewer) const override {
     json played = json::array();
+    json revealed = json::array();
     for (std::size_t i = 0; i < pile_.size(); ++i) {
+      const Claim& c = pile_[i];
       if (const auto card = played_by(viewer, i)) {
         played.push_back({{"pile", i}, {"card", item_code(*card)}});
+      } else if (c.revealed) {
+        revealed.push_back(
+            {{"pile", i}, {"by", c.by}, {"card", item_code(c.card)}, {"truthful", c.truthful}});
       }
     }
-    return {{"played", std::move(played)}};
+    return {{"played", std::move(played)}, {"revealed", std::move(revealed)}};
   }
 
   // The card at place `at` of the pile when `viewer` played it and it is still face down: what

@@ -16,12 +16,14 @@
 // time clockwise from the start seat, and each stack is played in the order it was dealt, so with a
 // test deck order the k-th card played is the k-th card of the deck.
 //
-// Views: public are stack sizes, the box count, every announcement (who, what, free or not,
-// challengeable or not), challenge outcomes with the revealed card, noses, phase and current
-// player. A seat also sees its top card during its own play step. The card it then plays is told
-// to it once, in a private "played" event, and must be remembered: no view shows an unrevealed
-// pile card, not even to the seat that played it (docs/rules/pinocchio.md PI-13). Nobody sees
-// stacks or the box.
+// Views: public are stack sizes, the box count, the pile's size and the claim on top of it (who,
+// what, what it had to match, free or not, challengeable or not, and the card a challenge turned
+// over), noses, phase and current player. A seat also sees its top card during its own play
+// step. The pile lies face down: the claims under the top one, and what challenges showed of
+// them, were told once in events and are remembered (recall()), not repeated by every view. The
+// card a seat plays is told to it once, in a private "played" event, and must be remembered: no
+// view shows an unrevealed pile card, not even to the seat that played it
+// (docs/rules/pinocchio.md PI-13). Nobody sees stacks or the box.
 #pragma once
 
 #include <cstddef>

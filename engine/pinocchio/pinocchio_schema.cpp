@@ -35,8 +35,9 @@ schema::GameSchema game_schema(const Game& game) {
     s.cards.push_back({code, item_words(code)});
   }
   s.view_note =
-      "Everything on the table: how many cards each player has left, every claim made on the "
-      "pile in the middle (with the cards challenges turned over), and the long noses. A card "
+      "Everything on the table: how many cards each player has left, how many are on the pile "
+      "in the middle and the claim on top of it (with the card a challenge turned over), and the "
+      "long noses. Earlier claims and challenges are told once, in events. A card "
       "played face down is never shown in the view, not even to its player: it is told to them "
       "once, in the private `played` event.";
   const Shape per_seat = array(integer(0), 2, 6);
@@ -49,26 +50,31 @@ schema::GameSchema game_schema(const Game& game) {
       field("stacks", per_seat, "Cards left in each player's face-down stack, by seat."),
       field("box", integer(0, 5), "Cards put back in the box unseen at the deal."),
       field("noses", per_seat, "Long noses each player has, by seat."),
-      field(
-          "pile",
-          array(object({
-                    field("by", seat(), "Who played the card."),
-                    field("claim", card(), "What they said it is."),
-                    field("free", boolean(),
-                          "The claim did not have to match the one before: the first card, "
-                          "or the card played right after a challenge."),
-                    field("challengeable", boolean(),
-                          "The claim may be challenged: false for the card played right "
-                          "after a challenge."),
-                    optional("challenger", seat(), "Who challenged it.", "once it was challenged"),
-                    optional("revealed", card(), "The card the challenge turned over.",
-                             "once it was challenged"),
-                    optional("truthful", boolean(), "The card was what its player said.",
-                             "once it was challenged"),
-                }),
-                0, 45),
-          "The pile in the middle, bottom first: every card played and what was said about "
-          "it. The last is the claim on top."),
+      field("pileSize", integer(0, 45),
+            "Cards on the pile in the middle. The pile lies face down: the claims under the top "
+            "one were told in `announce` and `challenge` events."),
+      optional("lastClaim",
+               object({
+                   field("by", seat(), "Who played the card."),
+                   field("claim", card(), "What they said it is."),
+                   field("free", boolean(),
+                         "The claim did not have to match the one before: the first card, or "
+                         "the card played right after a challenge."),
+                   optional("mustMatch", card(),
+                            "The claim before it, which this one had to match in colour or "
+                            "clothing (or both).",
+                            "when the claim was not free"),
+                   field("challengeable", boolean(),
+                         "The claim may be challenged: false for the card played right after a "
+                         "challenge."),
+                   optional("challenger", seat(), "Who challenged it.", "once it was challenged"),
+                   optional("revealed", card(), "The card the challenge turned over.",
+                            "once it was challenged"),
+                   optional("truthful", boolean(), "The card was what its player said.",
+                            "once it was challenged"),
+               }),
+               "The claim on top of the pile: the card last played and what was said about it.",
+               "once a card is on the pile"),
       optional("freeAnnouncement", boolean(), "The claim to be made now may name any item.",
                "in the play phase"),
       optional("mustMatch", or_null(card()),

@@ -55,14 +55,19 @@ TEST(Pinocchio, Example1_LieCaught) {
   play(m, 1, say("red", "trousers"));  // matches Red Bow Tie in colour
   play(m, 2, kChallengeMove);
   EXPECT_EQ(view(m, 0)["noses"], json({0, 1, 0}));
-  const json pile = view(m, 0)["pile"];
-  EXPECT_EQ(pile[1]["revealed"], "blue-trousers");
-  EXPECT_EQ(pile[1]["truthful"], false);
+  const json last = view(m, 0)["lastClaim"];
+  EXPECT_EQ(last["mustMatch"], "red-bow-tie");
+  EXPECT_EQ(last["revealed"], "blue-trousers");
+  EXPECT_EQ(last["truthful"], false);
   // Claudio now announces freely; his card cannot be challenged.
   EXPECT_EQ(view(m, 2)["freeAnnouncement"], true);
   EXPECT_EQ(m.state().legal_actions(2).size(), 15u);
   play(m, 2, say("blue", "shoes"));
-  EXPECT_EQ(view(m, 0)["pile"][2]["challengeable"], false);
+  EXPECT_EQ(view(m, 0)["pileSize"], 3);
+  EXPECT_EQ(view(m, 0)["lastClaim"], json({{"by", 2},
+                                           {"challengeable", false},
+                                           {"claim", "blue-shoes"},
+                                           {"free", true}}));
   EXPECT_EQ(view(m, 0)["phase"], "play") << "Andrea has no challenge step";
   EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
 }
@@ -75,8 +80,8 @@ TEST(Pinocchio, Example2_TruthChallenged) {
   play(m, 1, say("yellow", "shoes"));
   play(m, 2, kChallengeMove);
   EXPECT_EQ(view(m, 1)["noses"], json({0, 0, 1}));
-  EXPECT_EQ(view(m, 1)["pile"][1]["truthful"], true);
-  EXPECT_EQ(view(m, 1)["pile"][1]["challenger"], 2);
+  EXPECT_EQ(view(m, 1)["lastClaim"]["truthful"], true);
+  EXPECT_EQ(view(m, 1)["lastClaim"]["challenger"], 2);
 }
 
 // PI-7, the Note: after the challenge Claudio says Red Bow Tie, which matches nothing; Andrea
@@ -188,8 +193,8 @@ TEST(Pinocchio, FinalChallengeAfterLastCard) {
   const json v = view(m, 0);
   EXPECT_EQ(v["phase"], "final-challenge");
   EXPECT_EQ(v["current"], 0);
-  EXPECT_EQ(v["pile"].size(), 45u);
-  EXPECT_EQ(v["pile"][44]["by"], 2);
+  EXPECT_EQ(v["pileSize"], 45);
+  EXPECT_EQ(v["lastClaim"]["by"], 2);
   EXPECT_EQ(v["stacks"], json({0, 0, 0}));
   play(m, 0, kChallengeMove);
   EXPECT_TRUE(m.state().over());
@@ -221,7 +226,8 @@ TEST(Pinocchio, NoFinalChallengeAfterFreeLastCard) {
     if (last_turn && v["phase"] == "play") break;
   }
   EXPECT_TRUE(m->state().over());
-  EXPECT_EQ(m->state().view(0)["pile"][44]["challengeable"], false);
+  EXPECT_EQ(m->state().view(0)["pileSize"], 45);
+  EXPECT_EQ(m->state().view(0)["lastClaim"]["challengeable"], false);
 }
 
 // PI-3: cards each and cards to the box for every player count.
@@ -312,12 +318,12 @@ TEST(Pinocchio, PlayedCardsAreToldOnceAndPrivately) {
   }
   EXPECT_EQ(told, 1);
   for (Seat v : {Seat(0), Seat(1), Seat(2), kSpectator}) {
-    EXPECT_FALSE(view(m, v)["pile"][0].contains("card")) << "viewer " << v;
+    EXPECT_FALSE(view(m, v)["lastClaim"].contains("card")) << "viewer " << v;
     EXPECT_EQ(view(m, v).dump().find("red-hat"), std::string::npos) << "viewer " << v;
-    EXPECT_EQ(view(m, v)["pile"][0]["claim"], "yellow-hat");
+    EXPECT_EQ(view(m, v)["lastClaim"]["claim"], "yellow-hat");
   }
   play(m, 1, kChallengeMove);
-  EXPECT_EQ(view(m, 2)["pile"][0]["revealed"], "red-hat") << "a challenge shows it to all";
+  EXPECT_EQ(view(m, 2)["lastClaim"]["revealed"], "red-hat") << "a challenge shows it to all";
 }
 
 // What bots read of a seat's memory without JSON names the cards recall() names: the seat's own
@@ -342,6 +348,83 @@ TEST(Pinocchio, RecalledCardIsWhatRecallNames) {
   play(m, 2, kChallengeMove);
   EXPECT_FALSE(recalled_card(m.state(), 1, 1).has_value()) << "turned over for everyone";
   EXPECT_EQ(recalled_card(m.state(), 0, 0), game().parse_card("red-hat"));
+}
+
+// The pile lies face down: the view tells its size and the claim on top, with what that claim had
+// to match; the claims under it were told in events and are not repeated.
+TEST(Pinocchio, ViewShowsThePileSizeAndTheClaimOnTop) {
+  Match m = start(3, {"red-hat", "blue-shoes", "yellow-shirt"});
+  EXPECT_EQ(view(m, 0)["pileSize"], 0);
+  EXPECT_FALSE(view(m, 0).contains("lastClaim")) << "no claim on an empty pile";
+  play(m, 0, say("red", "hat"));
+  EXPECT_EQ(view(m, 1)["lastClaim"], json({{"by", 0},
+                                           {"challengeable", true},
+                                           {"claim", "red-hat"},
+                                           {"free", true}}));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("red", "shoes"));
+  play(m, 2, kBelieveMove);
+  play(m, 2, say("yellow", "shoes"));
+  for (Seat v : {Seat(0), Seat(1), Seat(2), kSpectator}) {
+    const json seen = view(m, v);
+    EXPECT_EQ(seen["pileSize"], 3) << "viewer " << v;
+    EXPECT_EQ(seen["lastClaim"], json({{"by", 2},
+                                       {"challengeable", true},
+                                       {"claim", "yellow-shoes"},
+                                       {"free", false},
+                                       {"mustMatch", "red-shoes"}}))
+        << "viewer " << v;
+    EXPECT_EQ(seen.dump().find("red-hat"), std::string::npos) << "the first claim is under it";
+    EXPECT_FALSE(seen.contains("pile"));
+  }
+}
+
+// What challenges turned over stays in every seat's memory once the claim is covered: recall()
+// lists each revealed card by its place, with whose claim it was and whether it was the truth.
+TEST(Pinocchio, RecallKeepsWhatChallengesRevealed) {
+  // Seat 1 lies (Blue Shoes as Red Shirt), seat 0 tells the truth (Red Hat).
+  Match m = start(3, {"red-hat", "blue-shoes", "yellow-hat", "red-hat"});
+  play(m, 0, say("red", "hat"));
+  play(m, 1, kBelieveMove);
+  play(m, 1, say("red", "shirt"));
+  play(m, 2, kChallengeMove);
+  play(m, 2, say("yellow", "hat"));  // free, cannot be challenged
+  play(m, 0, say("red", "hat"));
+  play(m, 1, kChallengeMove);  // the truth: seat 1 pays
+  const json lie = {{"pile", 1}, {"by", 1}, {"card", "blue-shoes"}, {"truthful", false}};
+  const json truth = {{"pile", 3}, {"by", 0}, {"card", "red-hat"}, {"truthful", true}};
+  for (Seat v : {Seat(0), Seat(1), Seat(2), kSpectator}) {
+    EXPECT_EQ(m.state().recall(v)["revealed"], json({lie, truth})) << "viewer " << v;
+  }
+  EXPECT_EQ(m.state().recall(2)["played"],
+            json({{{"pile", 2}, {"card", "yellow-hat"}}}))
+      << "its own card under the pile, still face down";
+  EXPECT_EQ(view(m, 0)["noses"], json({0, 2, 0}));
+}
+
+// A view does not grow with the pile: the claims already told are not sent again with every
+// move. Over a whole seeded game, no view is much bigger than the first views were.
+TEST(Pinocchio, ViewSizeDoesNotGrowWithThePile) {
+  auto made = Match::create(game(), 3, json::object(), 11);
+  ASSERT_TRUE(made.ok());
+  Match m = std::move(*made);
+  Rng rng(11);
+  std::vector<std::size_t> sizes;  // the public view's bytes after each move
+  while (!m.state().over()) {
+    const Seat s = m.state().to_act().first();
+    const auto legal = m.state().legal_actions(s);
+    Events ev;
+    ASSERT_FALSE(m.apply(s, legal[rng.below(legal.size())], ev).has_value());
+    std::string text;
+    m.state().view_text(kSpectator, text);
+    sizes.push_back(text.size());
+  }
+  ASSERT_GT(sizes.size(), 45u);
+  // The top claim may carry a challenge's outcome and what it had to match: about 100 bytes at
+  // most. A listed pile grows by about 50 bytes a card (some 1,800 more after 40 moves).
+  const auto apart = [](std::size_t a, std::size_t b) { return a > b ? a - b : b - a; };
+  EXPECT_LT(apart(sizes[39], sizes[4]), 100u) << "after 40 moves against after 5";
+  EXPECT_LT(*std::max_element(sizes.begin(), sizes.end()), sizes[4] + 150) << "at any point";
 }
 
 // Malformed announcements are refused with a clear message and change nothing.
