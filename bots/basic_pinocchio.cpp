@@ -40,25 +40,20 @@ Card item_of(const Game& g, const json& code) {
   return g.parse_card(code.get<std::string>()).value_or(kNoCard);
 }
 
+// What the seat recalls of the pile under its top card (an empty list when it recalls nothing).
+const json& recalled(const Situation& s, const char* key) {
+  static const json none = json::array();
+  const auto it = s.recall.find(key);
+  return it == s.recall.end() ? none : *it;
+}
+
 Unseen unseen_by(const Situation& s) {
   Unseen u;
   u.copies.fill(pc::kCopies);
   u.total = pc::kItems * pc::kCopies;
-  for (const json& e : s.view["pile"]) {
-    if (e.contains("revealed"))
-      u.remove(item_of(s.game, e["revealed"]));
-    else if (e.contains("card"))
-      u.remove(item_of(s.game, e["card"]));
-  }
-  // Cards this seat played and remembers (when its view no longer shows them).
-  if (s.recall.contains("played")) {
-    for (const json& p : s.recall["played"]) {
-      const auto at = p["pile"].get<std::size_t>();
-      if (at < s.view["pile"].size() && !s.view["pile"][at].contains("card")) {
-        u.remove(item_of(s.game, p["card"]));
-      }
-    }
-  }
+  // The cards challenges turned over, and this seat's own cards still face down.
+  for (const json& r : recalled(s, "revealed")) u.remove(item_of(s.game, r["card"]));
+  for (const json& p : recalled(s, "played")) u.remove(item_of(s.game, p["card"]));
   if (s.view.contains("yourCard")) u.remove(item_of(s.game, s.view["yourCard"]));
   return u;
 }
@@ -74,12 +69,9 @@ int items_matching(int previous) {
 // The chance that the last claim is true, if its player told the truth whenever the card
 // allowed and otherwise named any matching item.
 double chance_true(const Situation& s) {
-  const json& pile = s.view["pile"];
-  const json& last = pile.back();
+  const json& last = s.view["lastClaim"];
   const Card claim = item_of(s.game, last["claim"]);
-  const int previous = last["free"].get<bool>() || pile.size() < 2
-                           ? -1
-                           : item_of(s.game, pile[pile.size() - 2]["claim"]);
+  const int previous = last.contains("mustMatch") ? item_of(s.game, last["mustMatch"]) : -1;
   const Unseen u = unseen_by(s);
   const double n_claim = u.copies[claim];
   if (n_claim <= 0 || u.total <= 0) return 0.0;
@@ -88,9 +80,9 @@ double chance_true(const Situation& s) {
   // How often has this player been caught? Blend in what the challenges showed.
   int truths = 0;
   int lies = 0;
-  for (const json& e : pile) {
-    if (e["by"] != last["by"] || !e.contains("truthful")) continue;
-    (e["truthful"].get<bool>() ? truths : lies) += 1;
+  for (const json& r : recalled(s, "revealed")) {
+    if (r["by"] != last["by"]) continue;
+    (r["truthful"].get<bool>() ? truths : lies) += 1;
   }
   if (truths + lies >= 3) p = 0.5 * p + 0.5 * (truths + 1.0) / (truths + lies + 2.0);
   return p;

@@ -66,15 +66,14 @@ class PinocchioModel final : public GameModel {
   void prepare(const Situation& root) override {
     game_ = &root.game;
     const std::string phase = root.view["phase"].get<std::string>();
-    active_ = phase != "play" && !root.view["pile"].empty();
+    const auto pile_size = root.view["pileSize"].get<std::size_t>();
+    active_ = phase != "play" && pile_size > 0;
     if (!active_) return;
-    const json& pile = root.view["pile"];
-    const json& last = pile.back();
-    at_ = pile.size() - 1;
+    const json& last = root.view["lastClaim"];
+    at_ = pile_size - 1;
     claimant_ = last["by"].get<Seat>();
     claim_ = parse(last["claim"]);
-    previous_ =
-        last["free"].get<bool>() || pile.size() < 2 ? -1 : parse(pile[pile.size() - 2]["claim"]);
+    previous_ = last.contains("mustMatch") ? parse(last["mustMatch"]) : -1;
     matching_ = 0;
     for (int i = 0; i < pc::kItems; ++i) {
       matching_ += previous_ < 0 || pc::matches(static_cast<Card>(previous_), static_cast<Card>(i));

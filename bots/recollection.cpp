@@ -58,7 +58,8 @@ class SpiderMonkeyRecollection final : public Recollection {
   std::map<std::pair<Seat, int>, std::string> known_;
 };
 
-// Pinocchio: the seat's own cards on the pile, by place, until a challenge turns one over.
+// Pinocchio: by place on the pile, the seat's own cards until a challenge turns one over, and
+// every card a challenge turned over, with whose it was and whether it was the truth.
 class PinocchioRecollection final : public Recollection {
  public:
   void observe(const json& e, Seat) override {
@@ -69,17 +70,22 @@ class PinocchioRecollection final : public Recollection {
       played_[pile_ - 1] = str(e, "card");
     } else if (type == "challenge") {
       played_.erase(pile_ - 1);
+      revealed_.push_back({{"pile", pile_ - 1},
+                           {"by", e["target"]},
+                           {"card", e["card"]},
+                           {"truthful", e["truthful"]}});
     }
   }
   json recall() const override {
     json played = json::array();
     for (const auto& [at, card] : played_) played.push_back({{"pile", at}, {"card", card}});
-    return {{"played", std::move(played)}};
+    return {{"played", std::move(played)}, {"revealed", revealed_}};
   }
 
  private:
   int pile_ = 0;
   std::map<int, std::string> played_;
+  json revealed_ = json::array();
 };
 
 // Tricky Tribes: the cards the seat discarded face down this round.

@@ -1,5 +1,6 @@
 // A bot over the network builds its recall from the events addressed to its seat; it must come
-// to what the engine's State::recall says at every step (Naked Gibbon: the burnmarks).
+// to what the engine's State::recall says at every step (Naked Gibbon: the burnmarks; Pinocchio:
+// the seat's own face-down cards and every card a challenge turned over).
 #include <gtest/gtest.h>
 
 #include "bots/policy.hpp"
@@ -38,6 +39,7 @@ TEST_P(RecollectionTest, EventsGiveWhatTheEngineRecalls) {
   const Policy basic = basic_policy(c.game);
   long compared = 0;
   long remembered = 0;
+  long revealed = 0;  // Pinocchio: recalls naming a card a challenge turned over
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     auto made = Match::create(game, c.seats, c.options, seed);
@@ -59,6 +61,7 @@ TEST_P(RecollectionTest, EventsGiveWhatTheEngineRecalls) {
         ASSERT_EQ(built, engine) << "seat " << s;
         ++compared;
         remembered += cards_in(engine) > 0;
+        revealed += engine.contains("revealed") && !engine["revealed"].empty();
       }
       // Mostly basic play (which peeks, keeps and swaps like a person), sometimes random, and
       // now and then a window left to time out.
@@ -92,6 +95,9 @@ TEST_P(RecollectionTest, EventsGiveWhatTheEngineRecalls) {
   std::cout << "[ stats    ] " << c.game << ": " << compared << " recalls compared, " << remembered
             << " with something in them\n";
   EXPECT_GT(remembered, compared / 20) << "the games hardly ever gave anything to remember";
+  if (c.game == "pinocchio") {
+    EXPECT_GT(revealed, compared / 4) << "challenges hardly ever turned a card over";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Games, RecollectionTest,
