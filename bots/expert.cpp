@@ -43,14 +43,19 @@ std::uint64_t view_key(const State& s, Seat me) {
   return std::hash<std::string>{}(text);
 }
 
+// The views seen so far and one more, as one key.
+std::uint64_t and_then(std::uint64_t seen, std::uint64_t view) {
+  return seen ^ (view + 0x9e3779b97f4a7c15ULL + (seen << 6) + (seen >> 2));
+}
+
 // One decision's search. Each sweep draws one sample and plays every root move still in the
 // running from it, with the same random numbers for all of them, so that the moves are compared
 // on the same deal and the same luck (common random numbers): the differences between their
 // results are far less noisy than the results. A move that falls clearly behind the best is
 // dropped. After the root move the seat's later decisions are a tree of its information sets
-// (keyed by its view), chosen by UCB1 over the moves each sample offers, where the game's model
-// says a tree pays (GameModel::tree); the other seats, and this one beyond the tree or without
-// one, play the basic policy.
+// (keyed by its view, or by every view since the root where the model asks), chosen by UCB1
+// over the moves each sample offers, where the game's model says a tree pays (GameModel::tree);
+// the other seats, and this one beyond the tree or without one, play the basic policy.
 class Search {
  public:
   Search(const Situation& root, const Sampler& sample, Rng& rng)
@@ -154,11 +159,14 @@ class Search {
     int moves = 0;
     std::vector<Action>& legal = legal_;
     Events none(false);
+    const bool remember = model_->views_forget();
+    std::uint64_t seen = 0;  // with `remember`: every view of the seat since the root move
     while (!s.over()) {
       if (++moves > horizon_) {
         stopped = true;
         break;
       }
+      if (remember && in_tree) seen = and_then(seen, view_key(s, root_.seat));
       const SeatSet acting = s.to_act();
       if (acting.empty()) {
         s.apply(kSystem, Action::timeout(s.window()->id), none);
@@ -174,7 +182,7 @@ class Search {
       s.legal_actions(seat, legal);
       Action a;
       if (seat == root_.seat && in_tree) {
-        Node& node = tree_[view_key(s, seat)];
+        Node& node = tree_[remember ? seen : view_key(s, seat)];
         const bool fresh = node.edges.empty();
         const std::size_t e = select(node, legal, sim);
         path.emplace_back(&node, e);

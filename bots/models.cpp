@@ -53,6 +53,7 @@ double ahead_of_others(int seats, Seat me, double scale, Lead lead) {
 class PinocchioModel final : public GameModel {
  public:
   int horizon(int seats) const override { return 2 * seats + 2; }
+  bool views_forget() const override { return true; }
   double estimate(const State& state, Seat me) const override {
     const json v = state.view(me);
     const json& noses = v["noses"];

@@ -33,6 +33,10 @@ class GameModel {
     (void)view;
     return false;
   }
+  // Whether the seat's view leaves out what happened on the way (Pinocchio's shows only the claim
+  // on top of the pile): the search then tells the seat's decisions apart by every view it saw
+  // since the root, as a player remembers them, rather than by the last view alone.
+  virtual bool views_forget() const { return false; }
   // The chance that a simulated player leaves the basic policy for a random move, so that
   // playouts do not all follow one line; low where one random move ruins a game.
   virtual double noise() const { return 0.05; }
