@@ -5,7 +5,11 @@
 
 #include <iterator>
 #include <random>
+#include <set>
 #include <string>
+
+#include "engine/core/match.hpp"
+#include "engine/pinocchio/pinocchio.hpp"
 
 namespace campfire::protocol {
 namespace {
@@ -194,6 +198,54 @@ TEST(MergePatch, AppliedPatchesGiveTheNewTextAndOnlyImpossibleOnesAreRefused) {
   // Both outcomes must have been tried, or the loop proved little.
   EXPECT_GT(patched, 1000);
   EXPECT_GT(refused, 100);
+}
+
+// Pinocchio's view tells the pile by its size and its top claim, so the patch after a plain
+// announce names the new claim and none said before it, however high the pile is.
+TEST(MergePatch, PinocchioAnnouncePatchHoldsNoEarlierClaim) {
+  auto made = Match::create(pinocchio::game(), 3, json::object(), 5);
+  ASSERT_TRUE(made.ok());
+  Match m = std::move(*made);
+  std::string before;
+  m.state().view_text(kSpectator, before);
+  std::vector<std::string> claims;
+  std::mt19937 pick(5);
+  int announces = 0;
+  while (!m.state().over()) {
+    const Seat s = m.state().to_act().first();
+    const auto legal = m.state().legal_actions(s);
+    // Believe every claim and say any legal item: a pile of plain announces.
+    Action a = legal[static_cast<std::size_t>(pick()) % legal.size()];
+    for (const Action& x : legal) {
+      if (x.kind == pinocchio::kBelieve) a = x;
+    }
+    Events events;
+    ASSERT_FALSE(m.apply(s, a, events).has_value());
+    std::string after;
+    m.state().view_text(kSpectator, after);
+    const auto patch = merge_patch(before, after);
+    if (m.state().over()) break;  // `current` turns null: that state is sent whole
+    ASSERT_TRUE(patch.has_value()) << before << " -> " << after;
+    EXPECT_EQ(applied(before, *patch), json::parse(after));
+    if (a.kind == pinocchio::kAnnounce) {
+      ++announces;
+      const json p = json::parse(*patch);
+      const std::string said = pinocchio::item_code(static_cast<Card>(a.arg(0)));
+      EXPECT_FALSE(p.contains("pile"));
+      ASSERT_TRUE(p.contains("lastClaim")) << *patch;
+      // The claim before it may come back as what this one had to match; older ones never.
+      for (std::size_t i = 0; i + 1 < claims.size(); ++i) {
+        if (claims[i] == said || claims[i] == claims.back()) continue;
+        EXPECT_EQ(patch->find(claims[i]), std::string::npos)
+            << "claim " << i << " is in the patch of claim " << claims.size() << ": " << *patch;
+      }
+      EXPECT_LT(patch->size(), 200u) << *patch;
+      claims.push_back(said);
+    }
+    before = std::move(after);
+  }
+  EXPECT_EQ(announces, 45);
+  EXPECT_GT(std::set<std::string>(claims.begin(), claims.end()).size(), 5u) << "varied claims";
 }
 
 }  // namespace
