@@ -185,9 +185,9 @@ class PinocchioState final : public StateBase<PinocchioState> {
     }
   }
 
-  // What the viewer was told of the pile under its top card, in events, by place on the pile
-  // (0 is the first card): its own cards still face down, and every card a challenge turned over
-  // (public: a spectator recalls those too).
+  // What events told the viewer of the pile, which its view (the claim on top) no longer shows
+  // once covered, by place on the pile (0 is the first card): its own cards still face down, and
+  // every card a challenge turned over (public: a spectator recalls those too).
   json recall(Seat viewer) const override {
     json played = json::array();
     json revealed = json::array();
