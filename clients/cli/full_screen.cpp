@@ -143,6 +143,7 @@ class FullScreen {
       if (room != shown_room_) {
         events_.clear();
         chat_.clear();
+        memory_ = TableMemory{};
         events_back_ = 0;
         shown_room_ = room;
       }

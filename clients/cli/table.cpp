@@ -109,6 +109,22 @@ bool TableMemory::remember(const json& event, int me, std::chrono::steady_clock:
     shown[{field(event, "target").get<int>(), field(event, "slot").get<int>()}] = {
         field(event, "card").get<std::string>(), until};
     changed = true;
+  } else if (type == "announce" && field(event, "seat").is_number_integer() &&
+             field(event, "claim").is_string()) {
+    // Pinocchio: a claim laid on the pile; the oldest kept is forgotten.
+    claims.push_back({{"by", field(event, "seat")},
+                      {"claim", field(event, "claim")},
+                      {"free", event.value("free", false)},
+                      {"challengeable", event.value("challengeable", true)}});
+    if (claims.size() > kClaimsKept) claims.erase(claims.begin());
+    changed = true;
+  } else if (type == "challenge" && !claims.empty() && field(event, "card").is_string() &&
+             field(event, "seat").is_number_integer()) {
+    json& top = claims.back();
+    top["challenger"] = field(event, "seat");
+    top["revealed"] = field(event, "card");
+    top["truthful"] = event.value("truthful", false);
+    changed = true;
   }
   return changed;
 }

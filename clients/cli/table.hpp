@@ -19,13 +19,18 @@ namespace campfire::cli {
 using json = nlohmann::json;
 
 // What the client remembers beside the state: cards a private event showed for a moment
-// (Spider Monkey's peek and Queen look), keyed by (seat, slot id).
+// (Spider Monkey's peek and Queen look), keyed by (seat, slot id), and the latest claims the
+// events told (Pinocchio's view shows only the claim on top of the pile).
 struct TableMemory {
   struct Seen {
     std::string card;
     std::chrono::steady_clock::time_point until;
   };
   std::map<std::pair<int, int>, Seen> shown;
+  // Pinocchio: the latest claims as the view writes lastClaim, newest last, with what the
+  // challenges turned over.
+  std::vector<json> claims;
+  static constexpr std::size_t kClaimsKept = 8;
 
   // Takes note of what an event addressed to this seat shows; true when the table changes.
   bool remember(const json& event, int me, std::chrono::steady_clock::time_point now);

@@ -1,5 +1,7 @@
-// Pinocchio: every player's stack and nose, the claims on the pile with their outcomes, the rule
-// for the next claim, and your top card while you play it.
+// Pinocchio: every player's stack and nose, the pile's size and the claim on top with its
+// outcome, the rule for the next claim, and your top card while you play it.
+#include <algorithm>
+
 #include "clients/cli/cards.hpp"
 #include "clients/cli/table.hpp"
 
@@ -57,17 +59,32 @@ Lines table_pinocchio(const TableInput& in, bool compact) {
   }
 
   Lines middle;
-  const json& pile = v.value("pile", json::array());
-  const long long pile_size = v.value("pileSize", static_cast<long long>(pile.size()));
+  // The pile lies face down: its size and the claim on top, under it the latest claims this
+  // client remembers from the events (when the newest it remembers is the one on top).
+  const long long pile_size = v.value("pileSize", 0LL);
   Line head("pile ", styles::dim);
   head.add(count(pile_size, "card", "cards"), styles::bold);
   head.add("   box ", styles::dim);
   head.add(count(v.value("box", 0LL), "card", "cards"), styles::bold);
   middle.push_back(head);
-  const std::size_t shown = compact ? 2 : in.height >= 30 ? 8 : 4;
-  for (std::size_t i = pile.size() > shown ? pile.size() - shown : 0; i < pile.size(); ++i) {
-    Line l(i + 1 == pile.size() ? "▸ " : "  ", styles::warn);
-    l.add(claim_line(in.state, pile[i]));
+  if (const json& top = field(v, "lastClaim"); top.is_object()) {
+    if (in.memory != nullptr && !in.memory->claims.empty()) {
+      const std::vector<json>& told = in.memory->claims;
+      const json& newest = told.back();
+      if (newest.value("by", -1) == top.value("by", -2) &&
+          newest.value("claim", "") == top.value("claim", "")) {
+        const std::size_t space = compact ? 1 : in.height >= 30 ? 7 : 3;
+        const std::size_t under = std::min({space, told.size() - 1,
+                                            static_cast<std::size_t>(std::max(0LL, pile_size - 1))});
+        for (std::size_t i = told.size() - 1 - under; i + 1 < told.size(); ++i) {
+          Line l("  ");
+          l.add(claim_line(in.state, told[i]));
+          middle.push_back(l);
+        }
+      }
+    }
+    Line l("▸ ", styles::warn);
+    l.add(claim_line(in.state, top));
     middle.push_back(l);
   }
   const std::string phase = v.value("phase", "");

@@ -94,29 +94,62 @@ TEST(Cards, TextsGetTheirCardsInColour) {
   EXPECT_EQ(decorate("run 10 (2-3)").spans().size(), 1u);
 }
 
-TEST(Tables, PinocchioShowsStacksNosesClaimsAndYourCard) {
+TEST(Tables, PinocchioShowsStacksNosesTheClaimOnTopAndYourCard) {
   const json view = json::parse(R"({"phase":"play","current":0,"stacks":[14,15,15],"box":1,
-      "noses":[0,2,0],"pile":[{"by":2,"claim":"red-bow-tie","free":true,"challengeable":true},
-      {"by":1,"claim":"red-hat","free":false,"challengeable":true,"revealed":"blue-hat",
-       "truthful":false,"challenger":2}],
+      "noses":[0,2,0],"pileSize":2,
+      "lastClaim":{"by":1,"claim":"red-hat","free":false,"mustMatch":"red-bow-tie",
+       "challengeable":true,"revealed":"blue-hat","truthful":false,"challenger":2},
       "freeAnnouncement":false,"mustMatch":"red-hat","yourCard":"blue-trousers"})");
   const std::string out = table_text(state_of("pinocchio", view, 0), 80);
   EXPECT_TRUE(has(out, "pile 2 cards   box 1 card")) << out;
   EXPECT_TRUE(has(out, "Bella ·offline")) << out;
   EXPECT_TRUE(has(out, "Bot 3 ·bot")) << out;
   EXPECT_TRUE(has(out, "stack 15  nose 2")) << out;
-  EXPECT_TRUE(has(out, "Bot 3 says Red Bow Tie (free)")) << out;
-  EXPECT_TRUE(has(out, "Bella says Red Hat · Bot 3 called it: Blue Hat a lie!")) << out;
+  EXPECT_TRUE(has(out, "▸ Bella says Red Hat · Bot 3 called it: Blue Hat a lie!")) << out;
+  EXPECT_FALSE(has(out, "Red Bow Tie")) << "the claim under it is not on the table\n" << out;
   EXPECT_TRUE(has(out, "next claim matches Red Hat in colour or clothing")) << out;
   EXPECT_TRUE(has(out, "your top card: Blue Trousers")) << out;
   // Your own seat is at the bottom, marked as the one to act.
   EXPECT_LT(out.find("Bella"), out.find("▶ Andrea (you)")) << out;
 }
 
+// The view shows only the claim on top; the table lists under it the latest claims the events
+// told, when the newest it remembers is that claim.
+TEST(Tables, PinocchioListsTheClaimsTheEventsTold) {
+  TableMemory memory;
+  const auto now = std::chrono::steady_clock::now();
+  for (const char* e :
+       {R"({"type":"announce","seat":2,"claim":"red-bow-tie","free":true,"challengeable":true})",
+        R"({"type":"announce","seat":0,"claim":"red-hat","free":false,"challengeable":true})",
+        R"({"type":"challenge","seat":1,"target":0,"claim":"red-hat","card":"blue-hat","truthful":false,"nose":0})",
+        R"({"type":"announce","seat":1,"claim":"yellow-shoes","free":true,"challengeable":false})"}) {
+    EXPECT_TRUE(memory.remember(json::parse(e), 0, now)) << e;
+  }
+  const json view = json::parse(R"({"phase":"play","current":2,"stacks":[13,13,14],"box":1,
+      "noses":[1,0,0],"pileSize":3,"freeAnnouncement":false,"mustMatch":"yellow-shoes",
+      "lastClaim":{"by":1,"claim":"yellow-shoes","free":true,"challengeable":false}})");
+  const std::string out = table_text(state_of("pinocchio", view, 0), 80, 0, &memory);
+  const auto first = out.find("Bot 3 says Red Bow Tie (free)");
+  const auto second = out.find("Andrea says Red Hat · Bella called it: Blue Hat a lie!");
+  const auto top = out.find("▸ Bella says Yellow Shoes (free) · no challenge");
+  ASSERT_NE(first, std::string::npos) << out;
+  ASSERT_NE(second, std::string::npos) << out;
+  ASSERT_NE(top, std::string::npos) << out;
+  EXPECT_LT(first, second) << out;
+  EXPECT_LT(second, top) << out;
+  // A memory whose newest claim is not the one on top (another table, a missed event) is not
+  // shown.
+  json other = view;
+  other["lastClaim"]["claim"] = "blue-shoes";
+  const std::string alone = table_text(state_of("pinocchio", other, 0), 80, 0, &memory);
+  EXPECT_FALSE(has(alone, "Red Bow Tie")) << alone;
+  EXPECT_TRUE(has(alone, "▸ Bella says Blue Shoes")) << alone;
+}
+
 // The other seats sit clockwise from your left: seat 2 (Bella) before seat 3 (Bot 3), and when
 // you sit in seat 2, Bot 3 comes first and Andrea after.
 TEST(Tables, SeatsGoClockwiseFromYourLeft) {
-  const json view = json::parse(R"({"phase":"play","stacks":[1,1,1],"noses":[0,0,0],"pile":[]})");
+  const json view = json::parse(R"({"phase":"play","stacks":[1,1,1],"noses":[0,0,0],"pileSize":0})");
   const std::string first = table_text(state_of("pinocchio", view, 0), 80);
   EXPECT_LT(first.find("Bella"), first.find("Bot 3")) << first;
   const std::string second = table_text(state_of("pinocchio", view, 1), 80);
@@ -306,7 +339,7 @@ TEST(LineMode, ResultNamesPlacesAndWinners) {
 
 TEST(Screen, EveryPartHasItsPlaceAt80x24) {
   const json view = json::parse(R"({"phase":"play","stacks":[14,15,15],"noses":[0,2,0],"box":0,
-      "pile":[{"by":2,"claim":"red-bow-tie","free":true,"challengeable":true}],
+      "pileSize":1,"lastClaim":{"by":2,"claim":"red-bow-tie","free":true,"challengeable":true},
       "mustMatch":"red-bow-tie","yourCard":"blue-trousers"})");
   json state = state_of("pinocchio", view, 0);
   state["turn"] = {{"seats", {0}}, {"remainingMs", 30000}};
