@@ -340,8 +340,8 @@ test('naked-gibbon at 1280x800: six ways to place three cards lie in columns, an
 test('the status line says what you may do and whom the table waits for', async () => {
   const { page } = player;
   await page.evaluate(() => window.fresh());
-  const pile = [{ by: 2, claim: 'red-hat', free: true, challengeable: true }];
-  const pino = { phase: 'challenge', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pile };
+  const lastClaim = { by: 2, claim: 'red-hat', free: true, challengeable: true };
+  const pino = { phase: 'challenge', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 1, lastClaim };
   await draw(state('pinocchio', pino, { legal: [{ move: 'challenge' }, { move: 'believe' }], labels: ['challenge', 'believe'] }));
   assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: Cy says the card is Red Hat. Believe it, or call a lie.');
   await draw(state('pinocchio', { ...pino, current: 1 }, { toAct: [1], version: 6 }));
@@ -363,7 +363,7 @@ test('pinocchio: a pile told only by its size and its top claim is drawn as a st
   const { page } = player;
   await page.evaluate(() => window.fresh());
   const view = { phase: 'challenge', current: 0, stacks: [8, 8, 7], box: 0, noses: [0, 1, 0], pileSize: 7,
-    lastClaim: { by: 2, claim: 'blue-shoes', free: false, challengeable: true } };
+    lastClaim: { by: 2, claim: 'blue-shoes', free: false, mustMatch: 'blue-hat', challengeable: true } };
   await draw(state('pinocchio', view, { legal: [{ move: 'challenge' }, { move: 'believe' }], labels: ['challenge', 'believe'] }));
   assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: Cy says the card is Blue Shoes. Believe it, or call a lie.');
   assert.equal(await page.locator('.claims').getAttribute('aria-label'), 'pile of 7 cards');
@@ -371,11 +371,12 @@ test('pinocchio: a pile told only by its size and its top claim is drawn as a st
   assert.match(await page.locator('.claims .claim.latest .bubble').textContent(), /Cy says Blue Shoes/);
 });
 
+const OVER_CLAIM = { by: 2, challengeable: true, claim: 'red-hat', free: false, mustMatch: 'red-shoes' };
 const RESULTS = [
-  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [3, 1, 1], pile: [] },
+  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [3, 1, 1], pileSize: 45, lastClaim: OVER_CLAIM },
     result: { winners: [1, 2], losers: [0], places: [3, 1, 1], scores: [3, 1, 1] },
     headline: 'You lost: you came 3rd of 3.', column: 'Nose', cells: ['1', '1', '3'], note: /shortest nose wins/i },
-  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [0, 2, 1], pile: [] },
+  { game: 'pinocchio', view: { phase: 'over', current: null, stacks: [0, 0, 0], box: 0, noses: [0, 2, 1], pileSize: 45, lastClaim: OVER_CLAIM },
     result: { winners: [0], losers: [1], places: [1, 3, 2], scores: [0, 2, 1] },
     headline: 'You won!', column: 'Nose', cells: ['0', '1', '2'], note: /shortest nose wins/i },
   { game: 'naked-gibbon', view: { ...NG_VIEW, phase: 'over', fire: [], burnmarks: [1, 3, 0], roundLoser: 1 },
@@ -783,7 +784,7 @@ test('pinocchio: every stack says in words how many cards it has left to play', 
   const { page } = player;
   await page.evaluate(() => window.fresh());
   const view = { phase: 'play', current: 0, stacks: [11, 10, 1], box: 1, noses: [0, 1, 0], pileSize: 3,
-    lastClaim: { by: 2, claim: 'red-hat', free: false, challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' };
+    lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' };
   await draw(state('pinocchio', view, { legal: [{ move: 'announce', colour: 'red', clothing: 'shoes' }], labels: ['say Red Shoes'] }));
   for (const [seat, words] of [[0, '11 cards to play'], [1, '10 cards to play'], [2, '1 card to play']]) {
     const stack = page.locator(`.seat[data-seat="${seat}"] .pino-stack`);
@@ -825,7 +826,7 @@ const ROOMY = [
       handCounts: [9, 9, 9, 9], stackPoints: [0, 0, 0, 0], totals: [0, 0, 0, 0], stacks: [[], [], [], []], hand: ['5C', '2H', 'KH', '3S', '8S', '9S', 'JS', 'KS', 'AS'] } },
   { game: 'naked-gibbon', view: { ...NG_VIEW, fire: fire(2) } },
   { game: 'spider-monkey', view: SM_VIEW },
-  { game: 'pinocchio', view: { phase: 'play', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 2, lastClaim: { by: 2, claim: 'red-hat', free: false, challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' } },
+  { game: 'pinocchio', view: { phase: 'play', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 2, lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' } },
   { game: 'fib-fibonacci', view: { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], lastPlay: null } },
 ];
 

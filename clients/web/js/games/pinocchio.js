@@ -1,24 +1,11 @@
-// Pinocchio: stacks and noses at every seat, the pile of claims in the middle, the announcement
-// grid (colour x clothing) and "I believe you" / "Liar!" for the claim in front of you.
+// Pinocchio: stacks and noses at every seat, the face-down pile in the middle with the claim on
+// top, the announcement grid (colour x clothing) and "I believe you" / "Liar!" for that claim.
 import { h } from '../dom.js';
 import {
   pinocchioCard, pinocchioWords, cardBack, noseSvg, clothingIcon, PINOCCHIO_COLOURS, PINOCCHIO_CLOTHES,
 } from '../cards.js';
 import { counter } from './common.js';
 import { plural } from '../words.js';
-
-const SHOWN = 5;
-
-// The pile's length: the count the view gives, else the whole pile when the view lists it.
-function pileSize(v) {
-  return v.pileSize ?? (v.pile || []).length;
-}
-
-// The claims to show, newest last: the latest few of a listed pile, or the claim on top.
-function shownClaims(v) {
-  if (Array.isArray(v.pile)) return v.pile.slice(-SHOWN);
-  return v.lastClaim ? [v.lastClaim] : [];
-}
 
 function claimCard(ctx, c, index, latest) {
   let face;
@@ -50,11 +37,6 @@ function boxCounter(n) {
   return el;
 }
 
-function lastClaim(v) {
-  const shown = shownClaims(v);
-  return shown.length ? shown[shown.length - 1] : null;
-}
-
 export default {
   seatInfo(ctx, seat) {
     const v = ctx.view;
@@ -69,16 +51,15 @@ export default {
 
   center(ctx) {
     const v = ctx.view;
-    const size = pileSize(v);
-    const shown = shownClaims(v);
-    const first = size - shown.length;
+    const size = v.pileSize ?? 0;
     const claims = h('div.claims', { 'aria-label': `pile of ${size} cards`, dataset: { zone: 'pile' } });
-    // The cards under the ones shown: a face-down stack (what was said of them is in the log).
-    if (first > 0 && !Array.isArray(v.pile)) {
+    // The cards under the claim on top: a face-down stack (what was said of them is in the log).
+    const under = v.lastClaim ? size - 1 : size;
+    if (under > 0) {
       claims.append(h('div.claim.under', null, h('div.bubble.plain', null, 'the pile'),
-        cardBack({ theme: 'pino-back', label: `${first} cards under it`, caption: first })));
+        cardBack({ theme: 'pino-back', label: `${under} cards under it`, caption: under })));
     }
-    shown.forEach((c, i) => claims.append(claimCard(ctx, c, first + i, i === shown.length - 1)));
+    if (v.lastClaim) claims.append(claimCard(ctx, v.lastClaim, size - 1, true));
     if (size === 0) claims.append(h('div.card.slot-empty', { 'aria-label': 'the pile is empty' }));
     const answer = h('div.answer');
     if (ctx.binder.has((a) => a.move === 'believe' || a.move === 'challenge')) {
@@ -91,7 +72,7 @@ export default {
     let rule = '';
     if (v.phase === 'play') rule = v.mustMatch ? `The next claim must match ${pinocchioWords(v.mustMatch)} in colour or clothing.` : 'The next claim is free.';
     return h('div.pino-center', null,
-      h('div.felt-info', null, counter('pile', size), boxCounter(v.box ?? 0), size > SHOWN ? h('span.muted', null, `latest ${shown.length} shown`) : null),
+      h('div.felt-info', null, counter('pile', size), boxCounter(v.box ?? 0)),
       claims,
       rule ? h('p.rule', null, rule) : null,
       answer.childElementCount ? answer : null);
@@ -122,7 +103,7 @@ export default {
   prompt(ctx) {
     const v = ctx.view;
     const kinds = new Set((ctx.state.legal || []).map((a) => a.move));
-    const last = lastClaim(v);
+    const last = v.lastClaim;
     if (kinds.has('believe') || kinds.has('challenge')) {
       const who = last ? ctx.name(last.by) : 'the last player';
       const what = last ? pinocchioWords(last.claim) : 'their card';
@@ -140,7 +121,7 @@ export default {
   doing(ctx) {
     const v = ctx.view;
     if (v.phase === 'challenge' || v.phase === 'final-challenge') {
-      const last = lastClaim(v);
+      const last = v.lastClaim;
       return last ? `to believe or doubt ${last.by === ctx.me ? 'your' : `${ctx.name(last.by)}'s`} claim` : 'to believe or doubt the claim';
     }
     if (v.phase === 'play') return 'to play a card and make a claim';
