@@ -2,9 +2,8 @@
 // tricks with low blacks (the leader stays out and someone else may take the penalty), else
 // offer the lowest red. Answer an open red trick with a high red to win it, else with a low
 // black; an open black trick with a high black to win (and collect the reds), else with a low red
-// to dodge the penalty; a dark trick with the lowest black (nothing to give away). Always draw
-// the exchange card, then discard (or trim) the card worth least: a red below J first, the
-// lowest first; vote to play on.
+// to dodge the penalty; a dark trick with the lowest black (nothing to give away). Keep the
+// hand as dealt, trim the lowest card, and vote to play on.
 #include <algorithm>
 #include <vector>
 
@@ -164,46 +163,24 @@ std::size_t respond(const Situation& s) {
           extreme(s, tt::kRespond, 0, false, any)});
 }
 
-// How much a card is worth keeping, for the exchange and the trim: high cards win tricks (a
-// black 10 or higher wins the black and dark tricks where the loot is), low blacks are safe
-// open leads, jokers collect or win; reds below J only feed the other tribes, so they go first.
-int worth(Card c) {
-  if (sc::is_joker(c)) return 30;
-  const int v = tt::card_value(c);
-  if (red(c)) return v >= sc::kJack ? 20 + v : v - 10;
-  return v >= 10 ? 30 + v : v <= 5 ? 20 - v : 14 - v;
-}
-
-// Drawing first is never worse than keeping the hand: the drawn card may go straight back.
-// So draw, then discard the card worth least.
-std::size_t exchange(const Situation& s) {
-  std::size_t best = s.legal.size();
-  for (std::size_t i = 0; i < s.legal.size(); ++i) {
-    const Action& a = s.legal[i];
-    if (a.kind == tt::kDraw) return i;
-    if (a.kind != tt::kDiscard && a.kind != tt::kTrim) continue;
-    const Card c = static_cast<Card>(a.arg(0));
-    if (best == s.legal.size() || worth(c) < worth(static_cast<Card>(s.legal[best].arg(0)))) {
-      best = i;
-    }
-  }
-  return best < s.legal.size() ? best : 0;
-}
-
 }  // namespace
 
 std::size_t basic_tricky_tribes(const Situation& s, Rng& rng) {
   (void)rng;
   for (std::size_t i = 0; i < s.legal.size(); ++i) {
-    if (s.legal[i].kind == tt::kContinue) return i;
+    const Action& a = s.legal[i];
+    if (a.kind == tt::kSkip || a.kind == tt::kContinue) return i;
   }
   switch (s.legal[0].kind) {
+    case tt::kTrim:
+      return extreme(s, tt::kTrim, 0, false, [](Card) { return true; });
     case tt::kLead:
       return lead(s);
     case tt::kRespond:
       return respond(s);
     default:
-      return exchange(s);
+      // Half-way through an exchange (a timeout can leave one): finish it with the first move.
+      return 0;
   }
 }
 
