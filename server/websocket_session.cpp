@@ -286,7 +286,7 @@ void WebSocketSession::on(protocol::Start& m, const json& id) {
 
 void WebSocketSession::on(protocol::Act& m, const json& id) {
   if (auto room = member_room(id, m.room)) {
-    room->action(shared_from_this(), id, m.action, m.version);
+    room->action(shared_from_this(), id, std::move(m.action), m.version);
   }
 }
 
