@@ -149,9 +149,20 @@ class Wire {
     ioc_.run_for(limit);
     if (!done) {
       timed_out = true;
-      beast::get_lowest_layer(ws_).cancel();
-      ioc_.restart();
-      ioc_.run();
+      // A cancel reaches only the step the read is waiting on. If the time ran out between two
+      // steps (a ping answered with a pong, say), the read goes on with a fresh step and, on a
+      // live connection, would wait forever: cancel again until it gives up, then close.
+      for (int tries = 0; !done && tries < 20; ++tries) {
+        beast::get_lowest_layer(ws_).cancel();
+        ioc_.restart();
+        ioc_.run_for(50ms);
+      }
+      if (!done) {
+        beast::error_code ignored;
+        beast::get_lowest_layer(ws_).socket().close(ignored);
+        ioc_.restart();
+        ioc_.run();
+      }
     }
     return result;
   }
