@@ -128,6 +128,28 @@ void append_member(std::string& out, bool& first, std::string_view key, std::str
   out += value;
 }
 
+bool append_patch(std::string_view before, std::string_view after, std::string& out);
+
+// Appends what turns member `key`'s value `was` (nullptr: the member was absent) into `now`;
+// false when a merge patch cannot say it.
+bool append_change(std::string& out, bool& first, std::string_view key, const std::string_view* was,
+                   std::string_view now, std::string& nested) {
+  if (was != nullptr && *was == now) return true;
+  if (now == "null") return false;
+  if (was != nullptr && is_object(*was) && is_object(now)) {
+    nested.clear();
+    if (!append_patch(*was, now, nested)) return false;
+    if (nested != "{}") append_member(out, first, key, nested);
+    return true;
+  }
+  if (is_object(now)) {
+    bool ok = true;
+    if (holds_null_member(now, ok) || !ok) return false;
+  }
+  append_member(out, first, key, now);
+  return true;
+}
+
 // Appends the patch from object `before` to object `after`; false when none can say it.
 bool append_patch(std::string_view before, std::string_view after, std::string& out) {
   std::vector<Member> old_members;
@@ -139,19 +161,10 @@ bool append_patch(std::string_view before, std::string_view after, std::string& 
   for (std::size_t i = 0; i < new_members.size(); ++i) {
     const Member& now = new_members[i];
     const Member* was = find(old_members, i, now.key);
-    if (was != nullptr && was->value == now.value) continue;
-    if (now.value == "null") return false;
-    if (was != nullptr && is_object(was->value) && is_object(now.value)) {
-      nested.clear();
-      if (!append_patch(was->value, now.value, nested)) return false;
-      if (nested != "{}") append_member(out, first, now.key, nested);
-      continue;
+    if (!append_change(out, first, now.key, was != nullptr ? &was->value : nullptr, now.value,
+                       nested)) {
+      return false;
     }
-    if (is_object(now.value)) {
-      bool ok = true;
-      if (holds_null_member(now.value, ok) || !ok) return false;
-    }
-    append_member(out, first, now.key, now.value);
   }
   for (std::size_t i = 0; i < old_members.size(); ++i) {
     if (find(new_members, i, old_members[i].key) == nullptr) {
@@ -170,6 +183,13 @@ std::string_view trimmed(std::string_view s) {
 }
 
 }  // namespace
+
+bool append_member_patch(std::string& out, bool& first, std::string_view key,
+                         std::string_view before, std::string_view after) {
+  std::string nested;
+  const std::string_view was = trimmed(before);
+  return append_change(out, first, key, &was, trimmed(after), nested);
+}
 
 std::optional<std::string> merge_patch(std::string_view before, std::string_view after) {
   std::string out;

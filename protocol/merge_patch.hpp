@@ -22,4 +22,11 @@ namespace campfire::protocol {
 // The caller then sends the whole state.
 std::optional<std::string> merge_patch(std::string_view before, std::string_view after);
 
+// For a patch assembled from parts: appends to `out`, an object text being written (`first` true
+// while it has no member yet), the patch member that turns member `key` (with its quotes) from
+// `before` into `after`, nothing when they are equal. False when a merge patch cannot say it (as
+// above); `out` is then not to be used.
+bool append_member_patch(std::string& out, bool& first, std::string_view key,
+                         std::string_view before, std::string_view after);
+
 }  // namespace campfire::protocol

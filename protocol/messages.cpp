@@ -132,24 +132,41 @@ json room_closed(std::string_view room, std::string_view reason) {
 }
 
 StateText::StateText(const SharedState& s) {
-  head_ = "{\"fairness\":" + text_of(s.fairness) + ",\"game\":" + text_of(json(s.game)) +
-          ",\"labels\":";
-  middle_ = ",\"moves\":" + std::to_string(s.moves) + ",\"options\":" + text_of(s.options) +
-            ",\"players\":" + text_of(s.players);
-  if (!s.result.is_null()) middle_ += ",\"result\":" + text_of(s.result);
-  middle_ += ",\"room\":" + text_of(json(s.room)) + ",\"seat\":";
-  after_seat_ = ",\"status\":" + text_of(json(s.status)) + ",\"toAct\":" + text_of(s.to_act) +
-                ",\"turn\":" + text_of(s.turn) +
-                ",\"type\":\"state\",\"version\":" + std::to_string(s.version) + ",\"view\":";
-  tail_ = ",\"window\":" + text_of(s.window) + "}";
+  const std::string fairness = "{\"fairness\":" + text_of(s.fairness);
+  const std::string game = ",\"game\":" + text_of(json(s.game));
+  std::string moves_to_room = ",\"moves\":" + std::to_string(s.moves) +
+                              ",\"options\":" + text_of(s.options) +
+                              ",\"players\":" + text_of(s.players);
+  if (!s.result.is_null()) moves_to_room += ",\"result\":" + text_of(s.result);
+  moves_to_room += ",\"room\":" + text_of(json(s.room));
+  const std::string status_to_version =
+      ",\"status\":" + text_of(json(s.status)) + ",\"toAct\":" + text_of(s.to_act) +
+      ",\"turn\":" + text_of(s.turn) + ",\"type\":\"state\",\"version\":" +
+      std::to_string(s.version);
+  const std::string window = ",\"window\":" + text_of(s.window) + "}";
+  head_ = fairness + game + ",\"labels\":";
+  middle_ = moves_to_room + ",\"seat\":";
+  after_seat_ = status_to_version + ",\"view\":";
+  tail_ = window;
+  shared_ = std::make_shared<const std::string>(fairness + game + moves_to_room +
+                                                status_to_version + window);
+}
+
+std::size_t StateText::frame_size(std::string_view seat, std::string_view labels,
+                                  std::string_view legal, std::string_view view) const {
+  return head_.size() + labels.size() + 9 + legal.size() + middle_.size() + seat.size() +
+         after_seat_.size() + view.size() + tail_.size();
+}
+
+std::string StateText::seat_json(int seat) {
+  return seat >= 0 ? std::to_string(seat) : "null";
 }
 
 std::string StateText::frame(int seat, std::string_view labels, std::string_view legal,
                              std::string_view view) const {
-  const std::string seat_text = seat >= 0 ? std::to_string(seat) : "null";
+  const std::string seat_text = seat_json(seat);
   std::string out;
-  out.reserve(head_.size() + labels.size() + 10 + legal.size() + middle_.size() +
-              seat_text.size() + after_seat_.size() + view.size() + tail_.size());
+  out.reserve(frame_size(seat_text, labels, legal, view));
   out += head_;
   out += labels;
   out += ",\"legal\":";

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,12 +73,20 @@ class StateText {
   // legal actions, and of its view.
   std::string frame(int seat, std::string_view labels, std::string_view legal,
                     std::string_view view) const;
+  // The length of that frame, with the seat as JSON text (seat_json).
+  std::size_t frame_size(std::string_view seat, std::string_view labels, std::string_view legal,
+                         std::string_view view) const;
+  static std::string seat_json(int seat);
+  // The members every recipient shares (all but labels, legal, seat and view), as one JSON
+  // object text, kept alive by whoever still holds it as the base of a patch.
+  const std::shared_ptr<const std::string>& shared() const { return shared_; }
 
  private:
   std::string head_;        // ... "labels":
   std::string middle_;      // "moves" ... "seat":
   std::string after_seat_;  // "status" ... "view":
   std::string tail_;        // "window" ... }
+  std::shared_ptr<const std::string> shared_;
 };
 
 // An event message: the event's body as JSON text, the room and the version it led to.

@@ -309,30 +309,31 @@ void Room::changed(const std::vector<Event>* events) {
   if (events != nullptr) bots_.hear(*events);
   const StateParts parts = state_parts();
   std::vector<const std::string*> told;
+  // One buffer for every seat's view: it keeps its capacity from seat to seat.
+  OwnState own;
   for (int s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
-    std::size_t legal_hash = 0;
-    std::string state = state_frame(parts, s, &legal_hash);
+    own_state(s, own);
     if (c->updates() == UpdateMode::kState) {
       for (std::size_t i = 0; i < n_events; ++i) {
         if ((*events)[i].to.includes(s)) out(c, event_frame_of(i));
       }
-      out(c, make_frame(std::move(state)));
+      out(c, make_frame(parts.frame(s, *own.labels, *own.legal, own.view)));
     } else {
       told.clear();
       for (std::size_t i = 0; i < n_events; ++i) {
         if ((*events)[i].to.includes(s)) told.push_back(&bodies[i]);
       }
-      out(c, make_frame(updates_.update(*c, code_, version_, told, std::move(state))));
+      out(c, make_frame(updates_.update(*c, code_, version_, told, parts, own.parts())));
     }
-    if (legal_hash != seats_[s].legal_hash) {
-      seats_[s].legal_hash = legal_hash;
+    if (own.legal_hash != seats_[s].legal_hash) {
+      seats_[s].legal_hash = own.legal_hash;
       seats_[s].legal_since = version_;
     }
   }
   if (!spectators_.empty()) {
-    const std::string text = state_frame(parts, -1);
+    own_state(-1, own);
     Frame state;
     told.clear();
     for (std::size_t i = 0; i < n_events; ++i) {
@@ -342,13 +343,13 @@ void Room::changed(const std::vector<Event>* events) {
       auto c = w.lock();
       if (!c) continue;
       if (c->updates() != UpdateMode::kState) {
-        out(c, make_frame(updates_.update(*c, code_, version_, told, text)));
+        out(c, make_frame(updates_.update(*c, code_, version_, told, parts, own.parts())));
         continue;
       }
       for (std::size_t i = 0; i < n_events; ++i) {
         if ((*events)[i].to.everyone) out(c, event_frame_of(i));
       }
-      if (!state) state = make_frame(text);
+      if (!state) state = make_frame(parts.frame(-1, *own.labels, *own.legal, own.view));
       out(c, state);
     }
   }
@@ -581,7 +582,7 @@ void Room::sync(std::shared_ptr<Client> c, json id) {
       return fail(c, id, ErrorCode::kNotInRoom, "you are not in room " + code_);
     }
     if (!id.is_null()) reply(c, id, message::ok_at(version_));
-    send_state(c, state_frame(seat ? *seat : -1));
+    send_state(c, seat ? *seat : -1);
   });
 }
 

@@ -159,17 +159,23 @@ class Room : public std::enable_shared_from_this<Room> {
   // The parts of a state message that every recipient shares, serialised once per change.
   using StateParts = protocol::message::StateText;
   StateParts state_parts() const;
-  // A member's state message (seat -1: a spectator's); `legal_hash` receives a hash of the
-  // seat's legal actions.
-  std::string state_frame(const StateParts& parts, int seat,
-                          std::size_t* legal_hash = nullptr) const;
-  std::string state_frame(int seat) const;
+  // A member's own part of a state message (seat -1: a spectator's), and a hash of the seat's
+  // legal actions.
+  struct OwnState {
+    int seat = -1;
+    const std::string* labels = nullptr;
+    const std::string* legal = nullptr;
+    std::string view;
+    std::size_t legal_hash = 0;
+    UpdateFrames::Own parts() const { return {seat, *labels, *legal, view}; }
+  };
+  void own_state(int seat, OwnState& own) const;
   // An event's body as its recipients read it (names filled in), and its own frame.
   std::string event_body(const Event& e) const;
   std::string event_frame(const std::string& body) const;
-  // A whole state sent on its own (after spectate or sync): also the base of the member's next
-  // patch.
-  void send_state(const std::shared_ptr<Client>& c, std::string state);
+  // A whole state sent on its own (after spectate or sync) to the member at `seat` (-1: a
+  // spectator): also the base of the member's next patch.
+  void send_state(const std::shared_ptr<Client>& c, int seat);
 
   // Who asked for a player's move: they are answered before the change is published, and the
   // time their request reached the room gives the action's latency.

@@ -104,33 +104,24 @@ Room::StateParts Room::state_parts() const {
   return StateParts(s);
 }
 
-std::string Room::state_frame(const StateParts& parts, int seat, std::size_t* legal_hash) const {
+void Room::own_state(int seat, OwnState& own) const {
   const State& st = match_.state();
   const bool waiting = status_ == RoomStatus::kWaiting;
   // A seat's choices are written once per change and shared with the turn timer and the bots.
   static const std::string kNone = "[]";
   const LegalMoves::Choices* choices = !waiting && seat >= 0 ? &legal_.of(seat, version_) : nullptr;
-  const std::string& legal = choices ? choices->text : kNone;
-  const std::string& labels = choices ? choices->labels_text : kNone;
-  if (legal_hash != nullptr) {
-    *legal_hash = choices ? choices->hash : std::hash<std::string>{}(legal);
-  }
-  // The view, the largest part, is written into a buffer that keeps its capacity between frames
-  // (no growing a fresh string every time), and the frame gets exactly the memory it needs:
-  // frames wait in the queues of slow readers.
-  thread_local std::string view;
-  view.clear();
+  own.seat = seat;
+  own.legal = choices ? &choices->text : &kNone;
+  own.labels = choices ? &choices->labels_text : &kNone;
+  own.legal_hash = choices ? choices->hash : std::hash<std::string>{}(kNone);
+  // The view, the largest part, is written into a buffer that keeps its capacity from frame to
+  // frame.
+  own.view.clear();
   if (waiting) {
-    view = "null";
+    own.view = "null";
   } else {
-    const Seat viewer = seat >= 0 ? seat : kSpectator;
-    st.view_text(viewer, view);
+    st.view_text(seat >= 0 ? seat : kSpectator, own.view);
   }
-  return parts.frame(seat, labels, legal, view);
-}
-
-std::string Room::state_frame(int seat) const {
-  return state_frame(state_parts(), seat);
 }
 
 std::string Room::event_body(const Event& e) const {
@@ -141,9 +132,10 @@ std::string Room::event_frame(const std::string& body) const {
   return protocol::message::event(code_, version_, body);
 }
 
-void Room::send_state(const std::shared_ptr<Client>& c, std::string state) {
-  updates_.sent_state(*c, version_, state);
-  out(c, make_frame(std::move(state)));
+void Room::send_state(const std::shared_ptr<Client>& c, int seat) {
+  OwnState own;
+  own_state(seat, own);
+  out(c, make_frame(updates_.sent_state(*c, version_, state_parts(), own.parts())));
 }
 
 json Room::turn_json() const {

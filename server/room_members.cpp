@@ -100,7 +100,7 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
     spectators_.push_back(c);
     c->entered(code_);
     reply(c, id, message::spectating(code_));
-    send_state(c, state_frame(-1));
+    send_state(c, -1);
     update_summary();
   });
 }

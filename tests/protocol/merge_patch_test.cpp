@@ -250,3 +250,46 @@ TEST(MergePatch, PinocchioAnnouncePatchHoldsNoEarlierClaim) {
 
 }  // namespace
 }  // namespace campfire::protocol
+
+namespace campfire::protocol {
+namespace {
+
+// A patch assembled member by member, onto the patch of the members shared by every recipient,
+// turns the member's state into its new state exactly as the patch of the whole texts does.
+TEST(MergePatch, AMemberPatchAppendedToASharedPatchGivesTheNewState) {
+  const std::string shared_before = R"({"players":[1,2],"status":"playing","version":3})";
+  const std::string shared_after = R"({"players":[1,2],"status":"playing","version":4})";
+  const std::string view_before = R"({"hand":[1,2,3],"pile":{"size":2,"top":"A"}})";
+  const std::string view_after = R"({"hand":[1,3],"pile":{"size":3,"top":"A"}})";
+  auto patch = merge_patch(shared_before, shared_after);
+  ASSERT_TRUE(patch.has_value());
+  std::string out = patch->substr(0, patch->size() - 1);
+  bool first = out.size() == 1;
+  ASSERT_TRUE(append_member_patch(out, first, "\"legal\"", "[]", "[]"));
+  ASSERT_TRUE(append_member_patch(out, first, "\"view\"", view_before, view_after));
+  out += '}';
+  EXPECT_EQ(out, R"({"version":4,"view":{"hand":[1,3],"pile":{"size":3}}})");
+
+  const auto whole = [](const std::string& shared, const std::string& view) {
+    json j = json::parse(shared);
+    j["legal"] = json::array();
+    j["view"] = json::parse(view);
+    return j.dump();
+  };
+  EXPECT_EQ(applied(whole(shared_before, view_before), out),
+            json::parse(whole(shared_after, view_after)));
+
+  // Nothing changed: nothing appended, and the object stays empty.
+  std::string none = "{";
+  bool none_first = true;
+  ASSERT_TRUE(append_member_patch(none, none_first, "\"view\"", view_after, view_after));
+  EXPECT_EQ(none + "}", "{}");
+  // A member turning null cannot be said.
+  std::string bad = "{";
+  bool bad_first = true;
+  EXPECT_FALSE(append_member_patch(bad, bad_first, "\"seat\"", "1", "null"));
+  EXPECT_FALSE(append_member_patch(bad, bad_first, "\"view\"", "null", R"({"a":null})"));
+}
+
+}  // namespace
+}  // namespace campfire::protocol
