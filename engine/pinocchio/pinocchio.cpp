@@ -117,14 +117,9 @@ class PinocchioState final : public StateBase<PinocchioState> {
     // The pile lies face down: its size and the claim on top are on the table; the claims under
     // it were told once, in events (a view that listed them all would resend them every move).
     if (!pile_.empty()) write_last_claim(w);
-    if (playing) {
-      w.key("mustMatch");
-      if (free_) {
-        w.null();
-      } else {
-        w.value(item_code(pile_.back().announced));
-      }
-    }
+    // Left out, not null, when the claim is free: a member turning null cannot be said by a
+    // merge patch, and would cost the seats a whole state after every challenge.
+    if (playing && !free_) w.member("mustMatch", item_code(pile_.back().announced));
     w.key("noses").array(noses_);
     w.member("phase", phase_name(phase_));
     w.member("pileSize", pile_.size());

@@ -77,10 +77,9 @@ schema::GameSchema game_schema(const Game& game) {
                "once a card is on the pile"),
       optional("freeAnnouncement", boolean(), "The claim to be made now may name any item.",
                "in the play phase"),
-      optional("mustMatch", or_null(card()),
-               "The claim to be made now must match this one in colour or clothing (or both); "
-               "null when it is free.",
-               "in the play phase"),
+      optional("mustMatch", card(),
+               "The claim to be made now must match this one in colour or clothing (or both).",
+               "in the play phase when the claim to be made is not free"),
       optional("yourCard", card(), "Your top card, the one you are about to play.",
                "to the current player in the play phase"),
       optional("result", result_shape(), "How the game ended: the fewest long noses wins.",
