@@ -354,12 +354,10 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
         }
       }
       w.end_array();
-      w.key("open");
-      if (trick_count_ > 0) {
-        w.value(open_);
-      } else {
-        w.null();
-      }
+      // Left out until the lead (and below, a trick's winner or loser when there is none), not
+      // null: a member turning null cannot be said by a merge patch, and would cost every seat a
+      // whole state at each new trick.
+      if (trick_count_ > 0) w.member("open", open_);
       w.end_object();
     }
     w.member("dealer", dealer_);
@@ -409,17 +407,13 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
       w.key("collector");
       tribe(last_.taker);
       w.member("kind", kind_name(last_.kind));
-      w.key("loser");
       if (last_.loser >= 0) {
+        w.key("loser");
         tribe(last_.loser);
-      } else {
-        w.null();
       }
-      w.key("winner");
       if (last_.winner >= 0) {
+        w.key("winner");
         tribe(last_.winner);
-      } else {
-        w.null();
       }
       w.end_object();
     }
