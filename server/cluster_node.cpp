@@ -68,7 +68,10 @@ void ClusterNode::stop(bool release) {
 }
 
 bool ClusterNode::claim_code(const std::string& code) {
-  if (!directory_ || !directory_->acting()) return false;
+  if (!directory_ || !directory_->acting()) {
+    throw std::runtime_error(
+        "this node cannot make rooms now: it has lost contact with the cluster's store");
+  }
   const Reply reserved = link_->call({"SET", cluster::keys::code(code), node_, "NX", "PX",
                                       std::to_string(kCodeReservation.count())});
   if (reserved.error()) {
@@ -92,7 +95,12 @@ bool ClusterNode::owns(const std::string& code) const {
 std::optional<ClusterNode::Whereabouts> ClusterNode::where(const std::string& code) {
   const Reply owner = link_->call({"HGET", cluster::keys::room(code), "owner"},
                                   kListPatience);
-  if (owner.error() || owner.nil()) return std::nullopt;
+  if (owner.error()) {
+    Whereabouts unknown;
+    unknown.unknown = true;
+    return unknown;
+  }
+  if (owner.nil()) return std::nullopt;
   const auto slash = owner.str.rfind('/');
   if (slash == std::string::npos) return std::nullopt;
   Whereabouts w;

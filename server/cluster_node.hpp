@@ -44,17 +44,20 @@ class ClusterNode {
   void stop(bool release);
 
   // Reserves a fresh room code cluster-wide (atomic: two nodes never get the same code) and
-  // makes the room this node's at epoch 1. False when the code is taken.
+  // makes the room this node's at epoch 1. False when the code is taken; throws
+  // std::runtime_error (a sentence for the client) when no room can be made now.
   bool claim_code(const std::string& code);
   // Whether this node owns the room now (its lease is valid and no one took the room).
   bool owns(const std::string& code) const;
 
-  // Where a room that is not served here lives, from Redis (blocking, briefly).
+  // Where a room that is not served here lives, from Redis (blocking, briefly); nullopt when
+  // the cluster has no such room.
   struct Whereabouts {
     std::string node;
     std::string advertise;
     bool alive = false;
-    bool mine = false;  // this node owns it in Redis but cannot act for it now
+    bool mine = false;     // this node owns it in Redis but cannot act for it now
+    bool unknown = false;  // Redis did not answer: nothing is known
   };
   std::optional<Whereabouts> where(const std::string& code);
 

@@ -73,13 +73,21 @@ Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
     return protocol::make_error(ErrorCode::kTooManyRooms,
                                 "the server has as many rooms as it may hold");
   }
+  // In a cluster the code must be claimed in the cluster's store, which may not answer now.
+  auto claimed_here = [&](const std::string& code) {
+    return !claim_code_ || claim_code_(code);
+  };
   std::string code;
-  do {
-    code.clear();
-    for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
-      code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
-    }
-  } while (rooms_.count(code) || journal_.has(code) || (claim_code_ && !claim_code_(code)));
+  try {
+    do {
+      code.clear();
+      for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
+        code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
+      }
+    } while (rooms_.count(code) || journal_.has(code) || !claimed_here(code));
+  } catch (const std::runtime_error& e) {
+    return protocol::make_error(ErrorCode::kUnavailable, e.what());
+  }
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
                                      !hidden, *settings, std::move(fair));
   room->use_bot_pool(&bot_pool_);

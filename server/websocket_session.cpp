@@ -190,6 +190,11 @@ void WebSocketSession::not_here(const json& id, const std::string& code,
   if (!ctx_.cluster || !normal) return error(id, ErrorCode::kNoSuchRoom, otherwise);
   const auto where = ctx_.cluster->where(*normal);
   if (!where) return error(id, ErrorCode::kNoSuchRoom, otherwise);
+  if (where->unknown) {
+    return error(id, ErrorCode::kUnavailable,
+                 "this node cannot reach the cluster's store to find room " + *normal +
+                     "; try again in a moment");
+  }
   if (where->mine) {
     return error(id, ErrorCode::kUnavailable,
                  "room " + *normal + " is paused: this node cannot act for it now (it lost "
