@@ -327,6 +327,79 @@ TEST_F(ClusterNodeTest, ARoomOfAKilledNodeIsTakenOverAndPlaysOnLosingNothing) {
   EXPECT_TRUE(full->state().over());
 }
 
+TEST_F(ClusterNodeTest, ANodeCutOffFromRedisStopsItsRoomsAndTakesThemBackAfter) {
+  RedisServer redis;
+  const std::uint16_t port = free_tcp_port();
+  NodeProcess a(dir_, node_flags(redis, "a", port));
+  ASSERT_TRUE(a.ready(port)) << a.log();
+
+  Player p;
+  p.conn = greet(port, "Ann");
+  const auto joined = p.conn->request(
+      {{"type", "create_room"}, {"game", "pinocchio"}, {"seats", 3}, {"seed", 11}});
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined");
+  p.code = (*joined)["room"];
+  p.token = (*joined)["token"];
+  p.seat = (*joined)["seat"];
+  for (int s = 1; s < 3; ++s) {
+    ASSERT_EQ(p.conn->request({{"type", "add_bot"}, {"room", p.code}})->value("type", ""), "ok");
+  }
+  ASSERT_EQ(p.conn->request({{"type", "start"}, {"room", p.code}})->value("type", ""), "ok");
+  p.play(20s, [&] { return p.acked.size() >= 2 || p.over; });
+  ASSERT_GE(p.acked.size(), 2u);
+  ASSERT_FALSE(p.over);
+
+  // Redis hangs: the node cannot renew its lease, so it stops the room and tells the player.
+  redis.pause();
+  bool told = false;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLeaseMs) + 5s;
+  while (!told && std::chrono::steady_clock::now() < until) {
+    auto m = p.conn->receive(50ms);
+    if (!m) continue;
+    told = m->value("type", "") == "error" && m->value("code", "") == "unavailable" &&
+           !m->contains("id");
+    if (!told) p.on_message(*m);
+  }
+  ASSERT_TRUE(told) << "the player was not told the room stopped\n" << a.log();
+  p.pending.clear();
+  const long long seen_version = p.max_version;
+  const long long seen_moves = p.max_moves;
+  // An action now is refused, with a reason.
+  const auto refused = p.conn->request(
+      {{"type", "action"}, {"room", p.code}, {"action", {{"type", "pass"}}}}, 10s);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->value("code", ""), "unavailable") << refused->dump();
+
+  // Redis is back: the node takes its room back and the player rejoins where it was.
+  redis.resume();
+  std::optional<json> rejoined;
+  const auto back_until = std::chrono::steady_clock::now() + 15s;
+  while (!rejoined && std::chrono::steady_clock::now() < back_until) {
+    auto r = p.conn->request({{"type", "rejoin"}, {"room", p.code}, {"token", p.token}}, 5s);
+    if (r && r->value("type", "") == "joined") rejoined = r;
+    if (!rejoined) std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_TRUE(rejoined) << "the node did not take its room back\n" << a.log();
+  std::optional<json> state;
+  for (int i = 0; i < 50 && !state; ++i) {
+    auto m = p.conn->receive(2s);
+    ASSERT_TRUE(m) << "no state after rejoin";
+    if (m->value("type", "") == "state") state = *m;
+  }
+  EXPECT_GT(state->value("version", 0LL), seen_version);
+  EXPECT_GE(state->value("moves", 0LL), seen_moves);
+  p.on_message(*state);
+  p.play(45s, [&] { return p.over; });
+  ASSERT_TRUE(p.over) << "the game did not finish after the node took the room back";
+  const auto [status, body] = http_get(port, "/api/replays/" + p.code);
+  ASSERT_EQ(status, 200) << body;
+  const json log = json::parse(body)["log"];
+  for (const auto& [index, action] : p.acked) {
+    ASSERT_LT(static_cast<std::size_t>(index), log.size());
+    EXPECT_EQ(log[static_cast<std::size_t>(index)]["action"], action) << "#" << index;
+  }
+}
+
 // The settings a node checks before it starts.
 TEST(ClusterConfig, AMalformedUrlIsRefusedInOneLine) {
   Config c;
