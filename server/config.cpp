@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstdio>
+#include <random>
+
+#include "server/cluster/directory.hpp"
+#include "server/cluster/redis.hpp"
 
 namespace campfire::server {
 
@@ -20,6 +25,36 @@ std::string normalize_origin(std::string_view origin) {
   if (sep == std::string::npos || sep == 0 || sep + 3 >= o.size()) return {};
   if (o.find('/', sep + 3) != std::string::npos) return {};
   return o;
+}
+
+namespace {
+
+std::string random_node_id() {
+  std::random_device rd;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "node-%06x", static_cast<unsigned>(rd()) & 0xffffffu);
+  return buf;
+}
+
+}  // namespace
+
+std::string check_cluster(Config& c) {
+  if (c.cluster.empty()) {
+    if (!c.node_id.empty() || !c.advertise.empty()) {
+      return "--node-id and --advertise need --cluster";
+    }
+    return {};
+  }
+  std::string why;
+  if (!cluster::parse_redis_url(c.cluster, &why)) return "--cluster: " + why;
+  if (c.node_id.empty()) c.node_id = random_node_id();
+  if (!cluster::valid_node_id(c.node_id)) {
+    return "--node-id: '" + c.node_id + "': use 1 to 64 letters, digits, '.', '_' or '-'";
+  }
+  if (!c.advertise.empty() && c.advertise.find(':') == std::string::npos) {
+    return "--advertise: '" + c.advertise + "' is not HOST:PORT";
+  }
+  return {};
 }
 
 Config parse_config(int argc, char** argv) {
@@ -140,8 +175,26 @@ Config parse_config(int argc, char** argv) {
                  "seconds a started room with nobody connected is kept before it is closed")
       ->envname("CAMPFIRE_ABANDONED_ROOM_TTL")
       ->check(CLI::Range(1, 365 * 86400));
+  app.add_option("--cluster", c.cluster,
+                 "make this server a node of a cluster on Redis: redis://HOST:PORT[/DB]")
+      ->envname("CAMPFIRE_CLUSTER");
+  app.add_option("--node-id", c.node_id,
+                 "this node's name in the cluster: letters, digits, . _ - (default: random)")
+      ->envname("CAMPFIRE_NODE_ID");
+  app.add_option("--advertise", c.advertise,
+                 "HOST:PORT where other nodes and clients reach this node (default: this host "
+                 "and --port)")
+      ->envname("CAMPFIRE_ADVERTISE");
+  app.add_option("--cluster-lease-ms", c.cluster_lease_ms,
+                 "how long a node's rooms wait after it stops answering before others take "
+                 "them over")
+      ->envname("CAMPFIRE_CLUSTER_LEASE_MS")
+      ->check(CLI::Range(500, 600000));
   try {
     app.parse(argc, argv);
+    if (const std::string why = check_cluster(c); !why.empty()) {
+      throw CLI::ValidationError(why);
+    }
     if (!c.test_mode) c.window_scale = 1.0;
     if (c.bot_reaction_max_ms < c.bot_reaction_min_ms) {
       throw CLI::ValidationError("--bot-reaction-max-ms",
@@ -159,7 +212,9 @@ Config parse_config(int argc, char** argv) {
       throw CLI::ValidationError("--admin-token", "use at least 16 characters");
     }
   } catch (const CLI::ParseError& e) {
-    std::exit(app.exit(e));
+    // --help and --version end well; a bad flag or value is a usage error (status 2).
+    const int printed = app.exit(e);
+    std::exit(printed == 0 ? 0 : 2);
   }
   return c;
 }

@@ -60,11 +60,22 @@ struct Config {
   int replay_retention_h = 168;      // finished games stay downloadable this long
   double disconnect_grace_s = 60;    // default grace for a disconnected player's seat
   int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this
+
+  // A cluster on Redis: empty runs one process with the journal above. Otherwise
+  // redis://HOST:PORT[/DB]; the journal, the room directory and the leases are then in Redis.
+  std::string cluster;
+  std::string node_id;    // this node's name in the cluster (default: a random one)
+  std::string advertise;  // where others reach this node (default: this host and --port)
+  int cluster_lease_ms = 5000;  // a dead node's rooms are taken over once its lease expires
 };
 
 // An origin in the form browsers send it (lower case, no path, no trailing slash), or empty when
 // `origin` is not scheme://host[:port].
 std::string normalize_origin(std::string_view origin);
+
+// Checks the cluster settings (the URL, the node id, the address to advertise) and gives a
+// node without --node-id a random one; returns what is wrong in one line, or nothing.
+std::string check_cluster(Config& c);
 
 // Parses argv and CAMPFIRE_* environment variables; exits the process on --help or bad input.
 Config parse_config(int argc, char** argv);

@@ -114,6 +114,13 @@ std::size_t ServerContext::sessions() const {
   return sessions_.size();
 }
 
+json ServerContext::list_rooms() const {
+  if (cluster) {
+    if (auto all = cluster->list_rooms()) return std::move(*all);
+  }
+  return lobby.list_rooms();
+}
+
 MetricsSnapshot ServerContext::metrics_snapshot() const {
   MetricsSnapshot snap;
   snap.connections = connections.load();

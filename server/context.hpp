@@ -15,6 +15,7 @@
 
 #include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
+#include "server/cluster_node.hpp"
 #include "server/config.hpp"
 #include "server/lobby.hpp"
 #include "server/metrics.hpp"
@@ -30,16 +31,32 @@ class ServerContext {
   ServerContext(boost::asio::io_context& io, const Config& cfg)
       : ioc(io),
         config(cfg),
-        journal(make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
+        cluster(cfg.cluster.empty() ? nullptr : std::make_unique<ClusterNode>(cfg)),
+        journal(cluster ? cluster->make_journal()
+                        : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
         lobby(io, cfg, *journal, metrics) {
     journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
       metrics.observe_journal_write(took);
     };
+    if (cluster) {
+      metrics.set_node(cluster->node());
+      lobby.claim_codes_with([node = cluster.get()](const std::string& code) {
+        return node->claim_code(code);
+      });
+    }
   }
+
+  // The rooms of the whole cluster in a cluster, this server's otherwise (list_rooms).
+  json list_rooms() const;
+  // The node's id in a cluster; empty otherwise.
+  std::string node() const { return cluster ? cluster->node() : std::string(); }
 
   boost::asio::io_context& ioc;
   const Config& config;
   Metrics metrics;  // before the journal and the lobby, which hand it to every room
+  // This server as a node of a cluster (--cluster); null for one process alone. Before the
+  // journal, which writes through its link to Redis.
+  std::unique_ptr<ClusterNode> cluster;
   // Destroyed by the server before the io_context (its completions post to rooms' strands).
   std::unique_ptr<Journal> journal;
   Lobby lobby;

@@ -348,6 +348,7 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
     json h = {{"status", ctx.draining ? "draining" : "ok"},
               {"rooms", ctx.lobby.size()},
               {"connections", ctx.connections.load()}};
+    if (ctx.cluster) h["node"] = ctx.cluster->node();
     return respond(
         json_response(req, ctx.draining ? http::status::service_unavailable : http::status::ok, h));
   }
@@ -386,7 +387,7 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
                                   {"message", "there is no game " + id}}));
   }
   if (target == "/api/rooms") {
-    return respond(json_response(req, http::status::ok, ctx.lobby.list_rooms()));
+    return respond(json_response(req, http::status::ok, ctx.list_rooms()));
   }
 
   constexpr std::string_view kReplays = "/api/replays/";

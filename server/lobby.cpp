@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 #include "bots/strategy.hpp"
 #include "fairness/fairness.hpp"
@@ -72,13 +73,21 @@ Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
     return protocol::make_error(ErrorCode::kTooManyRooms,
                                 "the server has as many rooms as it may hold");
   }
+  // In a cluster the code must be claimed in the cluster's store, which may not answer now.
+  auto claimed_here = [&](const std::string& code) {
+    return !claim_code_ || claim_code_(code);
+  };
   std::string code;
-  do {
-    code.clear();
-    for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
-      code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
-    }
-  } while (rooms_.count(code) || journal_.has(code));
+  try {
+    do {
+      code.clear();
+      for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
+        code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
+      }
+    } while (rooms_.count(code) || journal_.has(code) || !claimed_here(code));
+  } catch (const std::runtime_error& e) {
+    return protocol::make_error(ErrorCode::kUnavailable, e.what());
+  }
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
                                      !hidden, *settings, std::move(fair));
   room->use_bot_pool(&bot_pool_);
@@ -163,24 +172,56 @@ std::size_t Lobby::restore() {
   // Games still going, and those that ended recently enough for players to see how.
   const auto since = wall_ms() - static_cast<std::int64_t>(config_.finished_room_ttl_s) * 1000;
   for (const StoredRoom& stored : journal_.live(since)) {
-    auto match = Match::restore(Registry::builtin(), stored.match_json());
-    if (!match) {
-      spdlog::error("room {} cannot be rebuilt from the journal: {}", stored.code,
-                    match.error().message);
-      continue;
-    }
-    auto room =
-        std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
-    room->use_bot_pool(&bot_pool_);
-    {
-      std::lock_guard lock(mutex_);
-      rooms_.emplace(stored.code, room);
-    }
-    room->resume();
-    ++restored;
+    if (rebuild(stored)) ++restored;
   }
   if (restored > 0) spdlog::info("journal: {} rooms rebuilt", restored);
   return restored;
+}
+
+bool Lobby::rebuild(const StoredRoom& stored) {
+  auto match = Match::restore(Registry::builtin(), stored.match_json());
+  if (!match) {
+    spdlog::error("room {} cannot be rebuilt from the journal: {}", stored.code,
+                  match.error().message);
+    return false;
+  }
+  auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
+  room->use_bot_pool(&bot_pool_);
+  std::shared_ptr<Room> before;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = rooms_[stored.code];
+    before = std::exchange(slot, room);
+  }
+  if (before) before->shutdown("the room was rebuilt; rejoin it");
+  room->resume();
+  return true;
+}
+
+void Lobby::claim_codes_with(std::function<bool(const std::string&)> claim) {
+  claim_code_ = std::move(claim);
+}
+
+bool Lobby::adopt(const std::string& code) {
+  auto stored = journal_.load(code);
+  if (!stored) {
+    spdlog::error("room {} was claimed but the journal cannot give it back", code);
+    return false;
+  }
+  if (!rebuild(*stored)) return false;
+  spdlog::info("room {} taken over at version {} with {} moves", code, stored->version,
+               stored->log.size());
+  return true;
+}
+
+void Lobby::suspend_all(const std::string& reason) {
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    rooms.swap(rooms_);
+  }
+  for (auto& [code, room] : rooms) room->suspend(reason);
+  if (!rooms.empty()) spdlog::warn("{} rooms stopped: {}", rooms.size(), reason);
 }
 
 void Lobby::sweep() {

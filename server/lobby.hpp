@@ -4,6 +4,7 @@
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,9 +37,17 @@ class Lobby {
   // Closes a room at an operator's request: its members are told `reason` and it is gone.
   // False when there is no such room.
   bool close(const std::string& code, const std::string& reason);
-  // Drops finished rooms and rooms nobody has touched for a while.
   // Rebuilds every unfinished or recently finished room from the journal (at start).
   std::size_t restore();
+  // In a cluster: a fresh code must also be claimed cluster-wide (`claim` is false when another
+  // node has it), and the rooms come and go with their ownership.
+  void claim_codes_with(std::function<bool(const std::string& code)> claim);
+  // Rebuilds one room from the journal, as a restart does (this node now owns it); a room of
+  // that code held before is let go. False when the journal cannot give it back.
+  bool adopt(const std::string& code);
+  // This node may no longer act for its rooms: each stops, its members told `reason`, and is
+  // let go (they come back through adopt()).
+  void suspend_all(const std::string& reason);
   // Drops finished rooms and rooms nobody has touched for a while; prunes old replays.
   void sweep();
   void shutdown();
@@ -46,6 +55,8 @@ class Lobby {
   void clear();
 
  private:
+  bool rebuild(const StoredRoom& stored);
+
   boost::asio::io_context& ioc_;
   const Config& config_;
   Journal& journal_;
@@ -56,6 +67,7 @@ class Lobby {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
   Rng code_rng_;
+  std::function<bool(const std::string&)> claim_code_;
 };
 
 }  // namespace campfire::server

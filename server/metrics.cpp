@@ -152,6 +152,38 @@ void Metrics::error_sent(std::string_view code) {
   }
 }
 
+namespace {
+
+// Every sample line of `text` with `label` first among its labels (comments unchanged).
+std::string with_label(const std::string& text, const std::string& label) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + at, end - at);
+    if (line.empty() || line.front() == '#') {
+      out.append(line);
+    } else {
+      const std::size_t name_end = line.find_first_of("{ ");
+      out.append(line.substr(0, name_end));
+      if (name_end != std::string_view::npos && line[name_end] == '{') {
+        out.append("{" + label + ",");
+        out.append(line.substr(name_end + 1));
+      } else {
+        out.append("{" + label + "}");
+        if (name_end != std::string_view::npos) out.append(line.substr(name_end));
+      }
+    }
+    if (end < text.size()) out.push_back('\n');
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Metrics::render(const MetricsSnapshot& snap) const {
   std::string out;
   out.reserve(4096);
@@ -229,7 +261,7 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
   header(out, "campfire_journal_write_seconds", "histogram",
          "Time to commit one batch of journal records (group commit).");
   journal_write_.render(out, "campfire_journal_write_seconds");
-  return out;
+  return node_.empty() ? out : with_label(out, "node=\"" + label_value(node_) + "\"");
 }
 
 }  // namespace campfire::server

@@ -78,9 +78,12 @@ class Metrics {
   std::uint64_t actions_last_second() const;
 
   std::string render(const MetricsSnapshot& snapshot) const;
+  // A cluster's node: every sample gets a `node` label (set before the first render).
+  void set_node(std::string node) { node_ = std::move(node); }
 
  private:
   static std::int64_t now_seconds();
+  std::string node_;
 
   std::atomic<std::uint64_t> connections_accepted_{0};
   std::atomic<std::uint64_t> connections_refused_{0};

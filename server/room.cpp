@@ -626,6 +626,19 @@ void Room::shutdown(std::string reason) {
   });
 }
 
+void Room::suspend(std::string reason) {
+  on_strand([this, reason = std::move(reason)] {
+    const Frame f = make_frame(protocol::error_frame(nullptr, ErrorCode::kUnavailable, reason));
+    for (const auto& s : seats_) {
+      if (auto c = s.client.lock(); c && !s.bot_plays()) c->send(f);
+    }
+    for (const auto& w : spectators_) {
+      if (auto c = w.lock()) c->send(f);
+    }
+  });
+  shutdown(std::move(reason));
+}
+
 void Room::retire() {
   asio::post(strand_, [self = shared_from_this()] {
     if (self->status_ == RoomStatus::kOver) return;

@@ -112,6 +112,9 @@ class Room : public std::enable_shared_from_this<Room> {
   void disconnected(std::shared_ptr<Client> c);
   // Closes timers; the room answers every later request with `reason` and does nothing more.
   void shutdown(std::string reason = "the room has closed");
+  // The same, telling every member `reason` first (an `unavailable` error): this node may no
+  // longer act for the room.
+  void suspend(std::string reason);
   // Marks a room dropped while unfinished as abandoned in the journal (kept as a replay), or
   // removes a room that never started.
   void retire();

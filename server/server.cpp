@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <filesystem>
+#include <unistd.h>
 
 #include "server/listener.hpp"
 
@@ -17,7 +18,8 @@ Server::Server(Config config)
     : config_(std::move(config)),
       ioc_(std::make_unique<boost::asio::io_context>(config_.threads)),
       ctx_(std::make_unique<ServerContext>(*ioc_, config_)),
-      sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {
+      sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)),
+      publisher_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {
   if (!config_.tls_cert.empty() || !config_.tls_key.empty()) {
     if (config_.tls_cert.empty() || config_.tls_key.empty()) {
       throw std::runtime_error("TLS needs both a certificate and its key");
@@ -47,6 +49,7 @@ Server::~Server() {
   ctx_->lobby.clear();
   listener_.reset();
   sweeper_.reset();
+  publisher_.reset();
   // The journal's last completions post to rooms' strands: end it while the io_context exists.
   ctx_->journal.reset();
   ioc_.reset();
@@ -54,10 +57,13 @@ Server::~Server() {
 }
 
 std::uint16_t Server::start() {
-  ctx_->lobby.restore();
+  // A node's rooms are those the directory gives it (its own from an earlier run first, then
+  // those of nodes that died); one process alone has every room of its journal.
+  if (!ctx_->cluster) ctx_->lobby.restore();
   const auto address = boost::asio::ip::make_address(config_.bind);
   listener_ = std::make_shared<Listener>(*ctx_, boost::asio::ip::tcp::endpoint(address, config_.port));
   listener_->run();
+  if (ctx_->cluster) join_cluster(listener_->port());
   sweep_later();
   for (int i = 0; i < config_.threads; ++i) {
     threads_.emplace_back([this] { ioc_->run(); });
@@ -66,6 +72,43 @@ std::uint16_t Server::start() {
                ctx_->tls ? "https and wss" : "http and ws", config_.threads,
                config_.test_mode ? " (test mode)" : "");
   return listener_->port();
+}
+
+void Server::join_cluster(std::uint16_t port) {
+  std::string advertise = config_.advertise;
+  if (advertise.empty()) {
+    std::string host = config_.bind;
+    if (host == "0.0.0.0" || host == "::") {
+      char name[256] = {};
+      host = ::gethostname(name, sizeof name - 1) == 0 ? name : "localhost";
+    }
+    advertise = host + ":" + std::to_string(port);
+  }
+  cluster::Directory::Callbacks callbacks;
+  // The directory calls from its own thread; rooms are built and stopped on the server's.
+  callbacks.claimed = [this](const std::string& code, long long) {
+    boost::asio::post(*ioc_, [this, code] { ctx_->lobby.adopt(code); });
+  };
+  callbacks.lapsed = [this] {
+    boost::asio::post(*ioc_, [this] {
+      ctx_->lobby.suspend_all(
+          "this server lost its lease in the cluster (it cannot reach redis); the room is paused "
+          "and resumes on whichever node takes it over: reconnect and rejoin");
+    });
+  };
+  callbacks.node_gone = [](const std::string&) {};
+  ctx_->cluster->start(advertise, std::move(callbacks));
+  spdlog::info("cluster node {} at {}", ctx_->cluster->node(), advertise);
+  publish_later();
+}
+
+void Server::publish_later() {
+  publisher_->expires_after(std::chrono::seconds(1));
+  publisher_->async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    ctx_->cluster->publish(ctx_->lobby.summaries());
+    publish_later();
+  });
 }
 
 void Server::sweep_later() {
@@ -92,11 +135,16 @@ void Server::stop() {
   stopped_ = true;
   ctx_->draining = true;
   if (listener_) listener_->stop();
-  boost::asio::post(*ioc_, [this] { sweeper_->cancel(); });
+  boost::asio::post(*ioc_, [this] {
+    sweeper_->cancel();
+    publisher_->cancel();
+  });
   // Rooms stop taking moves, the journal commits what they accepted (releasing the frames that
   // wait for it), then every client is told and closed.
   ctx_->lobby.shutdown();
   ctx_->journal->flush();
+  // A node gives its lease up: the other nodes take its rooms over at once.
+  if (ctx_->cluster) ctx_->cluster->stop(true);
   {
     // Let the rooms' strands hand out the frames the last commits released.
     const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);

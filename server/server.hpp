@@ -32,6 +32,10 @@ class Server {
 
  private:
   void sweep_later();
+  // Takes this node's lease and wires the directory to the lobby (cluster mode).
+  void join_cluster(std::uint16_t port);
+  // Keeps this node's rooms in the cluster's room list.
+  void publish_later();
 
   Config config_;
   // Held by pointer so the destructor can end the io_context (and the sessions its pending
@@ -40,6 +44,7 @@ class Server {
   std::unique_ptr<ServerContext> ctx_;
   std::shared_ptr<Listener> listener_;
   std::unique_ptr<boost::asio::steady_timer> sweeper_;
+  std::unique_ptr<boost::asio::steady_timer> publisher_;
   std::vector<std::thread> threads_;
   bool stopped_ = false;
 };

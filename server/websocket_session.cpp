@@ -161,7 +161,7 @@ std::shared_ptr<Room> WebSocketSession::member_room(const json& id, const std::s
   }
   auto room = ctx_.lobby.find(room_code_);
   if (!room) {
-    error(id, ErrorCode::kNoSuchRoom, "room " + code + " no longer exists");
+    not_here(id, room_code_, "room " + code + " no longer exists");
     return nullptr;
   }
   if (auto why = room->refusal(); !why.empty()) {
@@ -174,7 +174,7 @@ std::shared_ptr<Room> WebSocketSession::member_room(const json& id, const std::s
 std::shared_ptr<Room> WebSocketSession::any_room(const json& id, const std::string& code) {
   auto room = ctx_.lobby.find(code);
   if (!room) {
-    error(id, ErrorCode::kNoSuchRoom, "there is no room " + code);
+    not_here(id, code, "there is no room " + code);
     return nullptr;
   }
   if (auto why = room->refusal(); !why.empty()) {
@@ -182,6 +182,34 @@ std::shared_ptr<Room> WebSocketSession::any_room(const json& id, const std::stri
     return nullptr;
   }
   return room;
+}
+
+void WebSocketSession::not_here(const json& id, const std::string& code,
+                                const std::string& otherwise) {
+  const auto normal = protocol::normalize_room_code(code);
+  if (!ctx_.cluster || !normal) return error(id, ErrorCode::kNoSuchRoom, otherwise);
+  const auto where = ctx_.cluster->where(*normal);
+  if (!where) return error(id, ErrorCode::kNoSuchRoom, otherwise);
+  if (where->unknown) {
+    return error(id, ErrorCode::kUnavailable,
+                 "this node cannot reach the cluster's store to find room " + *normal +
+                     "; try again in a moment");
+  }
+  if (where->mine) {
+    return error(id, ErrorCode::kUnavailable,
+                 "room " + *normal + " is paused: this node cannot act for it now (it lost "
+                 "contact with the cluster's store); try again in a moment");
+  }
+  if (where->alive) {
+    return error(id, ErrorCode::kRoomElsewhere,
+                 "room " + *normal + " is served by node " + where->node +
+                     (where->advertise.empty() ? std::string()
+                                               : " at " + where->advertise + "; connect there"));
+  }
+  error(id, ErrorCode::kUnavailable,
+        "room " + *normal + " was served by node " + where->node +
+            ", which stopped answering; another node takes it over within seconds: try again "
+            "then");
 }
 
 void WebSocketSession::entered(const std::string& room) {
@@ -226,7 +254,7 @@ void WebSocketSession::on(protocol::ListGames&, const json& id) {
 }
 
 void WebSocketSession::on(protocol::ListRooms&, const json& id) {
-  reply(id, message::rooms(ctx_.lobby.list_rooms()));
+  reply(id, message::rooms(ctx_.list_rooms()));
 }
 
 void WebSocketSession::on(protocol::CreateRoom& m, const json& id) {

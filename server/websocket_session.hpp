@@ -97,6 +97,9 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::shared_ptr<Room> member_room(const json& id, const std::string& code);
   // The room a request names, if it exists and takes requests (else an error and null).
   std::shared_ptr<Room> any_room(const json& id, const std::string& code);
+  // Refuses a request for a room that is not here: in a cluster it names the node that has it
+  // (`room_elsewhere`), or says it is being taken over; otherwise `no_such_room` with `otherwise`.
+  void not_here(const json& id, const std::string& code, const std::string& otherwise);
 
   // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is.
   template <class F>

@@ -8,6 +8,7 @@
 //                              owner ("ID/INCARNATION") with the fencing epoch of that ownership
 //   campfire:room:CODE:seats   hash seat -> {"name", "tokenHash", "bot"} (JSON)
 //   campfire:room:CODE:log     list of accepted actions {"seat", "action", "at", "version"} (JSON)
+//   campfire:code:CODE         a room code reserved by a node about to create the room (expires)
 //   campfire:live              set of the codes of unfinished rooms
 //   campfire:finished          sorted set: finished rooms by the time they ended (ms)
 //   campfire:summaries         hash CODE -> the room as the lobby lists it (JSON)
@@ -39,6 +40,9 @@ inline std::string seats(std::string_view code) {
 }
 inline std::string log(std::string_view code) {
   return room(code) + ":log";
+}
+inline std::string code(std::string_view code) {
+  return std::string(kPrefix) + "code:" + std::string(code);
 }
 inline std::string live() {
   return std::string(kPrefix) + "live";

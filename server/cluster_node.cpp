@@ -1,0 +1,176 @@
+#include "server/cluster_node.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "server/cluster/keys.hpp"
+#include "server/room.hpp"
+
+namespace campfire::server {
+
+namespace {
+
+using cluster::Reply;
+
+// A code is reserved this long before its room's creation record must have made it the room's
+// own; far longer than a creation takes.
+constexpr std::chrono::milliseconds kCodeReservation{60000};
+// How long a lobby request waits for Redis before answering with this node's rooms alone.
+constexpr std::chrono::milliseconds kListPatience{1500};
+
+cluster::RedisUrl url_of(const Config& config) {
+  std::string why;
+  auto url = cluster::parse_redis_url(config.cluster, &why);
+  if (!url) throw std::runtime_error("--cluster: " + why);
+  return *url;
+}
+
+}  // namespace
+
+ClusterNode::ClusterNode(const Config& config) : config_(config), node_(config.node_id) {
+  cluster::RedisLink::Options o;
+  o.url = url_of(config);
+  o.node = node_;
+  link_ = std::make_unique<cluster::RedisLink>(o);
+  try {
+    link_->start(std::chrono::seconds(5));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("the cluster's redis cannot be reached: ") + e.what());
+  }
+}
+
+ClusterNode::~ClusterNode() {
+  stop(false);
+  link_->stop();
+}
+
+std::unique_ptr<Journal> ClusterNode::make_journal() {
+  return std::make_unique<cluster::RedisJournal>(
+      *link_, [this](const std::string& code) -> std::optional<cluster::Fence> {
+        if (!directory_) return std::nullopt;
+        return directory_->fence(code);
+      });
+}
+
+void ClusterNode::start(std::string advertise, cluster::Directory::Callbacks callbacks) {
+  cluster::Directory::Options o;
+  o.node = node_;
+  o.lease = std::chrono::milliseconds(config_.cluster_lease_ms);
+  o.advertise = std::move(advertise);
+  directory_ = std::make_unique<cluster::Directory>(*link_, std::move(o), std::move(callbacks));
+  directory_->start();
+}
+
+void ClusterNode::stop(bool release) {
+  if (directory_) directory_->stop(release);
+}
+
+bool ClusterNode::claim_code(const std::string& code) {
+  if (!directory_ || !directory_->acting()) {
+    throw std::runtime_error(
+        "this node cannot make rooms now: it has lost contact with the cluster's store");
+  }
+  const Reply reserved = link_->call({"SET", cluster::keys::code(code), node_, "NX", "PX",
+                                      std::to_string(kCodeReservation.count())});
+  if (reserved.error()) {
+    throw std::runtime_error("cannot reserve a room code in redis: " + reserved.describe());
+  }
+  if (reserved.str != "OK") return false;
+  // A code reserved long ago is a room's by now, or is free again.
+  const Reply exists = link_->call({"EXISTS", cluster::keys::room(code)});
+  if (exists.error()) {
+    throw std::runtime_error("cannot check a room code in redis: " + exists.describe());
+  }
+  if (exists.integer != 0) return false;
+  directory_->adopt_new(code);
+  return true;
+}
+
+bool ClusterNode::owns(const std::string& code) const {
+  return directory_ && directory_->fence(code).has_value();
+}
+
+std::optional<ClusterNode::Whereabouts> ClusterNode::where(const std::string& code) {
+  const Reply owner = link_->call({"HGET", cluster::keys::room(code), "owner"},
+                                  kListPatience);
+  if (owner.error()) {
+    Whereabouts unknown;
+    unknown.unknown = true;
+    return unknown;
+  }
+  if (owner.nil()) return std::nullopt;
+  const auto slash = owner.str.rfind('/');
+  if (slash == std::string::npos) return std::nullopt;
+  Whereabouts w;
+  w.node = owner.str.substr(0, slash);
+  const std::string incarnation = owner.str.substr(slash + 1);
+  const Reply lease = link_->call({"GET", cluster::keys::node_lease(w.node)}, kListPatience);
+  w.alive = !lease.error() && !lease.nil() && lease.str == incarnation;
+  w.mine = w.node == node_;
+  const Reply about = link_->call({"HGET", cluster::keys::nodes(), w.node}, kListPatience);
+  if (!about.error() && !about.nil()) {
+    const json j = json::parse(about.str, nullptr, false);
+    if (j.is_object()) w.advertise = j.value("advertise", std::string());
+  }
+  return w;
+}
+
+void ClusterNode::publish(const std::vector<RoomSummary>& rooms) {
+  if (!directory_ || !directory_->acting()) return;
+  cluster::Connection::Args set = {"HSET", cluster::keys::summaries()};
+  std::set<std::string> here;
+  for (const RoomSummary& s : rooms) {
+    if (!owns(s.code)) continue;
+    here.insert(s.code);
+    std::string text = json{{"room", s.code},
+                            {"game", s.game},
+                            {"seats", s.seats},
+                            {"taken", s.taken},
+                            {"status", status_name(s.status)},
+                            {"spectators", s.spectators},
+                            {"options", s.options},
+                            {"listed", s.listed},
+                            {"node", node_}}
+                           .dump();
+    auto& last = published_[s.code];
+    if (last == text) continue;
+    last = text;
+    set.push_back(s.code);
+    set.push_back(std::move(text));
+  }
+  std::vector<std::string> gone;
+  for (auto it = published_.begin(); it != published_.end();) {
+    if (here.count(it->first)) {
+      ++it;
+      continue;
+    }
+    gone.push_back(it->first);
+    it = published_.erase(it);
+  }
+  if (set.size() > 2) {
+    link_->command(std::move(set), [](Reply r) {
+      if (r.error()) spdlog::warn("cluster: the room list could not be written: {}", r.describe());
+    });
+  }
+  // A room dropped here (finished, abandoned, closed; its last record was written when it was
+  // dropped, well before this) leaves the list and is claimed by nobody. The script leaves a
+  // room another node owns now alone.
+  for (const std::string& code : gone) directory_->release(code);
+}
+
+std::optional<json> ClusterNode::list_rooms() {
+  const Reply all = link_->call({"HVALS", cluster::keys::summaries()}, kListPatience);
+  if (all.error()) return std::nullopt;
+  json list = json::array();
+  for (const Reply& text : all.elements) {
+    json s = json::parse(text.str, nullptr, false);
+    if (!s.is_object() || !s.value("listed", false) || s.value("status", "") == "over") continue;
+    s.erase("listed");
+    list.push_back(std::move(s));
+  }
+  return list;
+}
+
+}  // namespace campfire::server

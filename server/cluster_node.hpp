@@ -1,0 +1,79 @@
+// This process as a node of a cluster (`--cluster`): its link to the cluster's Redis, its lease
+// and rooms in the directory, the Redis journal fenced by them, the cluster-wide room list and
+// the answer to "where is room X" for a room that is not here. The server wires the directory's
+// callbacks to the lobby (a claimed room is rebuilt from the journal, a lapse stops every room).
+// Without `--cluster` none of this exists.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/cluster/directory.hpp"
+#include "server/cluster/link.hpp"
+#include "server/cluster/redis_journal.hpp"
+#include "server/config.hpp"
+
+namespace campfire::server {
+
+struct RoomSummary;
+
+class ClusterNode {
+ public:
+  // Connects to Redis; throws std::runtime_error (one line) when it cannot be reached.
+  explicit ClusterNode(const Config& config);
+  ~ClusterNode();
+  ClusterNode(const ClusterNode&) = delete;
+  ClusterNode& operator=(const ClusterNode&) = delete;
+
+  const std::string& node() const { return node_; }
+  // The journal of this node's rooms, each record fenced by the room's ownership.
+  std::unique_ptr<Journal> make_journal();
+
+  // Takes the node's lease (throws when another live node holds the id) and starts renewing it
+  // and watching the others; `advertise` is what other nodes and clients are told to reach
+  // this node at.
+  void start(std::string advertise, cluster::Directory::Callbacks callbacks);
+  // Stops renewing; with `release` gives the lease up so the rooms are taken over at once.
+  void stop(bool release);
+
+  // Reserves a fresh room code cluster-wide (atomic: two nodes never get the same code) and
+  // makes the room this node's at epoch 1. False when the code is taken; throws
+  // std::runtime_error (a sentence for the client) when no room can be made now.
+  bool claim_code(const std::string& code);
+  // Whether this node owns the room now (its lease is valid and no one took the room).
+  bool owns(const std::string& code) const;
+
+  // Where a room that is not served here lives, from Redis (blocking, briefly); nullopt when
+  // the cluster has no such room.
+  struct Whereabouts {
+    std::string node;
+    std::string advertise;
+    bool alive = false;
+    bool mine = false;     // this node owns it in Redis but cannot act for it now
+    bool unknown = false;  // Redis did not answer: nothing is known
+  };
+  std::optional<Whereabouts> where(const std::string& code);
+
+  // Writes the summaries of this node's rooms that changed since the last call into the
+  // cluster's room list, and drops those of rooms no longer here.
+  void publish(const std::vector<RoomSummary>& rooms);
+  // Every node's listed rooms, as list_rooms shows them (with "node"); nullopt when Redis does
+  // not answer in time.
+  std::optional<nlohmann::json> list_rooms();
+
+ private:
+  const Config& config_;
+  std::string node_;
+  std::unique_ptr<cluster::RedisLink> link_;
+  std::unique_ptr<cluster::Directory> directory_;
+  std::map<std::string, std::string> published_;  // code -> the summary last written
+};
+
+}  // namespace campfire::server
