@@ -120,6 +120,7 @@ class TrickyTribesModel final : public GameModel {
     target_ = root.view.contains("target") ? root.view["target"].get<int>() : 0;
   }
   bool allowed(const Situation& root, const Action& move) const override {
+    if (move.kind != tricky_tribes::kDraw && offers_draw(root)) return false;
     if (!carries_card(move)) return true;
     for (const Action& earlier : root.legal) {
       if (earlier == move) return true;
@@ -155,6 +156,15 @@ class TrickyTribesModel final : public GameModel {
   }
 
  private:
+  // Drawing first is never worse than discarding first or keeping the hand: the drawn card may
+  // go straight back out, which leaves the hand as dealt, and the seat has seen one card more.
+  // The discard is then searched as a decision of its own, with the drawn card known; judged
+  // from the exchange instead, "draw" was played out with whatever discard the playout's first
+  // visit happened to try, and so looked worse than it is.
+  static bool offers_draw(const Situation& root) {
+    return std::any_of(root.legal.begin(), root.legal.end(),
+                       [](const Action& a) { return a.kind == tricky_tribes::kDraw; });
+  }
   static bool carries_card(const Action& a) {
     return a.kind == tricky_tribes::kLead || a.kind == tricky_tribes::kRespond ||
            a.kind == tricky_tribes::kTrim || a.kind == tricky_tribes::kDiscard;

@@ -8,6 +8,7 @@
 #include "bots/strategy.hpp"
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "engine/tricky_tribes/tricky_tribes.hpp"
 
 namespace campfire::bots {
 namespace {
@@ -131,6 +132,33 @@ TEST(Decision, BuildsTheViewOnlyWhenAskedAndOnce) {
 
   const Decision given(g, seat, legal, {}, json{{"phase", "play"}});
   EXPECT_EQ(given.view()["phase"], "play");
+}
+
+// Drawing first leaves every choice open (the drawn card may go straight back out), so a searching
+// Tricky Tribes seat draws at the exchange and searches its discard with the new card in hand.
+TEST(Expert, DrawsFirstAtTheTrickyTribesExchangeThenSearchesTheDiscard) {
+  const Game& g = *Registry::builtin().find("tricky-tribes");
+  StrategyOptions quick;
+  quick.think_ms = 0;
+  quick.think_iterations = 60;
+  for (std::uint64_t seed : {3u, 8u, 21u}) {
+    Match m = std::move(*Match::create(g, 2, json::object(), seed));
+    const Seat seat = m.state().to_act().first();
+    auto expert = make_strategy("expert", g, quick);
+    auto choose = [&] {
+      const State& st = m.state();
+      const auto legal = st.legal_actions(seat);
+      Decision d(g, seat, legal, {}, [&] { return st.view(seat); });
+      d.offer([&] { return st.recall(seat); }, [&](Rng& r) { return st.determinize(seat, r); });
+      Rng rng(seed);
+      return legal.at(expert->choose(d, rng));
+    };
+    const Action first = choose();
+    ASSERT_EQ(first.kind, tricky_tribes::kDraw) << "seed " << seed;
+    Events events;
+    ASSERT_FALSE(m.apply(seat, first, events).has_value());
+    EXPECT_EQ(choose().kind, tricky_tribes::kDiscard) << "seed " << seed;
+  }
 }
 
 }  // namespace
