@@ -143,6 +143,16 @@ struct Player {
   long long max_moves = 0;
   bool over = false;
 
+  // The next state message (after a rejoin), skipping anything else; none if it does not come.
+  std::optional<json> next_state() {
+    for (int i = 0; i < 50; ++i) {
+      auto m = conn->receive(2s);
+      if (!m) return std::nullopt;
+      if (m->value("type", "") == "state") return *m;
+    }
+    return std::nullopt;
+  }
+
   void on_message(const json& m) {
     const std::string type = m.value("type", "");
     if (m.contains("id") && m["id"].is_number_integer()) {
@@ -285,12 +295,8 @@ TEST_F(ClusterNodeTest, ARoomOfAKilledNodeIsTakenOverAndPlaysOnLosingNothing) {
   EXPECT_EQ((*rejoined)["seat"], p.seat);
 
   // Versions never go back and no acknowledged move is missing from the state.
-  std::optional<json> state;
-  for (int i = 0; i < 50 && !state; ++i) {
-    auto m = p.conn->receive(2s);
-    ASSERT_TRUE(m) << "no state after rejoin";
-    if (m->value("type", "") == "state") state = *m;
-  }
+  const std::optional<json> state = p.next_state();
+  ASSERT_TRUE(state) << "no state after rejoin";
   EXPECT_GT(state->value("version", 0LL), seen_version);
   EXPECT_GE(state->value("moves", 0LL), seen_moves);
   p.on_message(*state);
@@ -380,12 +386,8 @@ TEST_F(ClusterNodeTest, ANodeCutOffFromRedisStopsItsRoomsAndTakesThemBackAfter) 
     if (!rejoined) std::this_thread::sleep_for(100ms);
   }
   ASSERT_TRUE(rejoined) << "the node did not take its room back\n" << a.log();
-  std::optional<json> state;
-  for (int i = 0; i < 50 && !state; ++i) {
-    auto m = p.conn->receive(2s);
-    ASSERT_TRUE(m) << "no state after rejoin";
-    if (m->value("type", "") == "state") state = *m;
-  }
+  const std::optional<json> state = p.next_state();
+  ASSERT_TRUE(state) << "no state after rejoin";
   EXPECT_GT(state->value("version", 0LL), seen_version);
   EXPECT_GE(state->value("moves", 0LL), seen_moves);
   p.on_message(*state);
