@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -38,6 +39,8 @@ class ServerContext {
     journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
       metrics.observe_journal_write(took);
     };
+    // The records of one turn of the event loop are committed together.
+    journal->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
     if (cluster) {
       metrics.set_node(cluster->node());
       lobby.claim_codes_with([node = cluster.get()](const std::string& code) {

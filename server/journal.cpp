@@ -242,6 +242,7 @@ class SqliteJournal final : public Journal {
       codes.reset();
     }
     prepare();
+    release_->journal = this;
     thread_ = std::thread([this] { run(); });
     spdlog::info("journal: {} ({} rooms kept, {})", path_, codes_.size(),
                  fsync ? "every commit synced to disk" : "crash-safe, not power-cut-safe");
@@ -249,8 +250,14 @@ class SqliteJournal final : public Journal {
 
   ~SqliteJournal() override {
     {
+      // A release still posted finds nothing to release.
+      std::lock_guard lock(release_->mutex);
+      release_->journal = nullptr;
+    }
+    {
       std::lock_guard lock(mutex_);
       stopping_ = true;
+      move_gathered();
     }
     wake_.notify_all();
     thread_.join();
@@ -263,19 +270,44 @@ class SqliteJournal final : public Journal {
   bool durable() const override { return true; }
 
   void write(Record record, Done done) override {
+    bool post_release = false;
+    bool gathering = false;
     {
       std::lock_guard lock(mutex_);
       if (record.kind == Record::Kind::kCreate) codes_.insert(record.code);
-      queue_.push_back({std::move(record), std::move(done)});
       ++queued_;
+      gathering = static_cast<bool>(defer_);
+      if (!gathering) {
+        queue_.push_back({std::move(record), std::move(done)});
+      } else {
+        gathered_.push_back({std::move(record), std::move(done)});
+        post_release = !release_posted_;
+        release_posted_ = true;
+      }
     }
-    wake_.notify_one();
+    if (!post_release) {
+      if (!gathering) wake_.notify_one();
+      return;
+    }
+    defer_([weak = std::weak_ptr<Release>(release_)] {
+      const auto r = weak.lock();
+      if (!r) return;
+      std::lock_guard lock(r->mutex);
+      if (r->journal) r->journal->release_gathered();
+    });
   }
 
   void flush() override {
     std::unique_lock lock(mutex_);
+    // What waits for the end of a turn goes now: the caller may be the thread that would end it.
+    if (move_gathered()) wake_.notify_one();
     const std::uint64_t target = queued_;
     idle_.wait(lock, [&] { return committed_ >= target || stopped_; });
+  }
+
+  void gather_by_turn(Defer defer) override {
+    std::lock_guard lock(mutex_);
+    defer_ = std::move(defer);
   }
 
   std::vector<StoredRoom> live(std::int64_t finished_since_ms) override {
@@ -392,6 +424,31 @@ class SqliteJournal final : public Journal {
     Record record;
     Done done;
   };
+
+  // What a posted release reaches the journal through, so that one arriving after the journal is
+  // gone does nothing.
+  struct Release {
+    std::mutex mutex;
+    SqliteJournal* journal = nullptr;
+  };
+
+  // Hands the records gathered this turn to the writer (under mutex_); true when there were any.
+  bool move_gathered() {
+    release_posted_ = false;
+    if (gathered_.empty()) return false;
+    for (Pending& p : gathered_) queue_.push_back(std::move(p));
+    gathered_.clear();
+    return true;
+  }
+
+  void release_gathered() {
+    bool any = false;
+    {
+      std::lock_guard lock(mutex_);
+      any = move_gathered();
+    }
+    if (any) wake_.notify_one();
+  }
 
   // Format 1 had no fair shuffles; format 2 keeps each room's server seed (rooms.fairness) and
   // each seat's contribution (seats.entropy). A format-1 journal gains both columns and its
@@ -589,6 +646,11 @@ class SqliteJournal final : public Journal {
   std::condition_variable wake_;
   std::condition_variable idle_;
   std::deque<Pending> queue_;
+  // Records of the current turn, not yet the writer's (with gather_by_turn).
+  std::vector<Pending> gathered_;
+  bool release_posted_ = false;
+  Defer defer_;
+  std::shared_ptr<Release> release_ = std::make_shared<Release>();
   std::set<std::string> codes_;
   std::uint64_t queued_ = 0;
   std::uint64_t committed_ = 0;

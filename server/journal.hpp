@@ -129,6 +129,14 @@ class Journal {
   // Blocks until every queued record is committed.
   virtual void flush() = 0;
 
+  // Runs a function later, after whatever the event loop has ready now (a post to the
+  // io_context).
+  using Defer = std::function<void(std::function<void()>)>;
+  // From now on, records gather until a function given to `defer` runs, and then reach the
+  // writer together: the records of one turn of the event loop cost one wake of the writer and
+  // one commit, not one each. A journal that already gathers them (or keeps nothing) ignores it.
+  virtual void gather_by_turn(Defer defer) { (void)defer; }
+
   // Rooms whose games are not finished, and those finished at or after `finished_since_ms`, with
   // their seats and logs (at start).
   virtual std::vector<StoredRoom> live(std::int64_t finished_since_ms) = 0;

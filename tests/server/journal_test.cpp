@@ -2,6 +2,7 @@
 // a failed write pauses the room instead of showing what was not kept, a restarted server resumes
 // every room, finished games are downloadable replays, and the turn and disconnect timers.
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <mutex>
 #include <thread>
 
@@ -114,6 +115,68 @@ TEST_F(JournalStore, ADuplicateActionFailsItsBatchAndKeepsTheRest) {
   EXPECT_FALSE(ok);
   EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
   EXPECT_GE(j->stats().failures, 1u);
+}
+
+// Records written during one turn of the event loop reach the writer together, once the turn's
+// ready work is done: one commit for all of them, in order.
+TEST_F(JournalStore, RecordsOfOneTurnAreCommittedTogether) {
+  auto j = make_journal("sqlite", dir_, false);
+  boost::asio::io_context io;
+  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+  j->write(create_record("ABCDEF"), nullptr);
+  io.run();
+  io.restart();
+  j->flush();
+  const Journal::Stats before = j->stats();
+
+  std::vector<int> completions;
+  std::mutex m;
+  boost::asio::post(io, [&] {
+    for (int i = 0; i < 10; ++i) {
+      Journal::Record a;
+      a.kind = Journal::Record::Kind::kAction;
+      a.code = "ABCDEF";
+      a.index = static_cast<std::size_t>(i);
+      a.version = 1 + i;
+      a.action = {0, {{"type", "play"}, {"n", i}}, 1000 + i};
+      j->write(a, [&, i](bool ok) {
+        EXPECT_TRUE(ok);
+        std::lock_guard lock(m);
+        completions.push_back(i);
+      });
+    }
+  });
+  io.run();
+  j->flush();
+  const Journal::Stats after = j->stats();
+  EXPECT_EQ(after.records - before.records, 10u);
+  EXPECT_EQ(after.commits - before.commits, 1u) << "one commit for the whole turn";
+  EXPECT_EQ(completions, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 10u);
+}
+
+// flush() does not wait for the end of a turn that the flushing thread would end, and a journal
+// closed with records still gathered keeps them; the release posted for them then does nothing.
+TEST_F(JournalStore, GatheredRecordsAreKeptByFlushAndByClosing) {
+  boost::asio::io_context io;
+  {
+    auto j = make_journal("sqlite", dir_, false);
+    j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+    bool created = false;
+    j->write(create_record("ABCDEF"), [&](bool ok) { created = ok; });
+    j->flush();  // the io_context has not run: the release is still posted
+    EXPECT_TRUE(created);
+    Journal::Record a;
+    a.kind = Journal::Record::Kind::kAction;
+    a.code = "ABCDEF";
+    a.version = 1;
+    a.action = {0, {{"type", "x"}}, 1};
+    j->write(a, nullptr);
+  }
+  io.run();  // both releases find the journal gone
+  auto j = make_journal("sqlite", dir_, false);
+  ASSERT_TRUE(j->load("ABCDEF"));
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
 }
 
 // --- Frames wait for the journal -------------------------------------------------------------
