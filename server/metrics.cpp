@@ -212,6 +212,13 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
   }
   header(out, "campfire_rooms_created_total", "counter", "Rooms created since the server started.");
   sample(out, "campfire_rooms_created_total", "", rooms_created_.load(std::memory_order_relaxed));
+  header(out, "campfire_frames_written_total", "counter",
+         "WebSocket frames written to connections.");
+  sample(out, "campfire_frames_written_total", "", frames_written_.load(std::memory_order_relaxed));
+  header(out, "campfire_socket_writes_total", "counter",
+         "Writes to connections' sockets; the frames a connection owes after one change leave in "
+         "one.");
+  sample(out, "campfire_socket_writes_total", "", socket_writes_.load(std::memory_order_relaxed));
   header(out, "campfire_players", "gauge",
          "Seats taken by people and by bots, by game and status.");
   for (std::size_t i = 0; i < snap.rooms.size(); ++i) {

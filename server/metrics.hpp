@@ -64,6 +64,10 @@ class Metrics {
   }
   void error_sent(std::string_view code);
   void room_created() { rooms_created_.fetch_add(1, std::memory_order_relaxed); }
+  // A WebSocket frame written to a connection; the writes to sockets are counted by each
+  // connection's stream in `socket_writes` (a burst of frames leaves in one).
+  void frame_written() { frames_written_.fetch_add(1, std::memory_order_relaxed); }
+  std::atomic<std::uint64_t>& socket_writes() { return socket_writes_; }
   void observe_journal_write(std::chrono::nanoseconds d) { journal_write_.observe(d); }
   // A server bot's search began or ended on the bot pool.
   void bot_search_started() { bot_searches_.fetch_add(1, std::memory_order_relaxed); }
@@ -88,6 +92,8 @@ class Metrics {
   std::atomic<std::uint64_t> connections_accepted_{0};
   std::atomic<std::uint64_t> connections_refused_{0};
   std::atomic<std::uint64_t> rooms_created_{0};
+  std::atomic<std::uint64_t> frames_written_{0};
+  std::atomic<std::uint64_t> socket_writes_{0};
   std::atomic<std::int64_t> bot_searches_{0};
   std::atomic<std::uint64_t> actions_;
   std::array<std::atomic<std::uint64_t>, kMoveCauses> moves_;

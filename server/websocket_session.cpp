@@ -1,9 +1,6 @@
 #include "server/websocket_session.hpp"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
 
 #include <array>
 #include <boost/asio/dispatch.hpp>
@@ -38,14 +35,18 @@ WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
     : ws_(std::in_place_index<0>, std::move(socket)),
       ctx_(ctx),
       ticket_(std::move(ticket)),
-      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {}
+      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {
+  with_ws([&](auto& ws) { ws.next_layer().count_writes(&ctx_.metrics.socket_writes()); });
+}
 
 WebSocketSession::WebSocketSession(TlsStream&& stream, ServerContext& ctx,
                                    std::unique_ptr<ServerContext::Ticket> ticket)
     : ws_(std::in_place_index<1>, std::move(stream)),
       ctx_(ctx),
       ticket_(std::move(ticket)),
-      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {}
+      messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {
+  with_ws([&](auto& ws) { ws.next_layer().count_writes(&ctx_.metrics.socket_writes()); });
+}
 
 WebSocketSession::~WebSocketSession() {
   // Rejoins a closed room never answered hold budget: settle them as wrong (they were not
@@ -406,27 +407,14 @@ void WebSocketSession::queue(Frame frame) {
   if (enqueue(std::move(frame)) && !writing_) do_write();
 }
 
-// Beast writes one message per write, each in its own send call. While more frames wait the
-// socket is corked, so a burst leaves as one TCP segment once the queue is empty (uncorking
-// sends what the cork held) instead of one segment, and one wake-up of the reader, per frame.
-void WebSocketSession::set_cork(bool on) {
-#ifdef TCP_CORK
-  if (corked_ == on) return;
-  corked_ = on;
-  const int value = on ? 1 : 0;
-  with_ws([&](auto& ws) {
-    ::setsockopt(beast::get_lowest_layer(ws).socket().native_handle(), IPPROTO_TCP, TCP_CORK,
-                 &value, sizeof value);
-  });
-#else
-  (void)on;
-#endif
-}
-
+// The frames a connection owes after one change leave in one write: while more frames wait
+// behind the one being written, the stream below the WebSocket gathers them, and the last one
+// carries the whole burst to the socket.
 void WebSocketSession::do_write() {
-  if (queue_.size() > 1) set_cork(true);
   writing_ = true;
+  ctx_.metrics.frame_written();
   with_ws([&](auto& ws) {
+    ws.next_layer().gather(queue_.size() > 1);
     ws.text(true);
     ws.async_write(boost::asio::buffer(*queue_.front()),
                    beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
@@ -438,7 +426,6 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   if (!queue_.empty()) queue_.pop_front();
   if (ec) return fail(ec, "write");
   if (!queue_.empty() && !closed_) return do_write();
-  set_cork(false);
   if (closing_ && !closed_) finish_closing();
 }
 

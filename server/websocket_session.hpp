@@ -21,6 +21,7 @@
 #include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
 #include "server/context.hpp"
+#include "server/gather_stream.hpp"
 
 namespace campfire::server {
 
@@ -56,7 +57,6 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // Adds a frame to the write queue; false (and the connection dropped) when it is full.
   bool enqueue(Frame frame);
   void queue(Frame frame);
-  void set_cork(bool on);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
@@ -109,7 +109,9 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   boost::asio::any_io_executor executor() {
     return with_ws([](auto& ws) { return ws.get_executor(); });
   }
-  std::variant<websocket::stream<beast::tcp_stream>, websocket::stream<TlsStream>> ws_;
+  std::variant<websocket::stream<GatherStream<beast::tcp_stream>>,
+               websocket::stream<GatherStream<TlsStream>>>
+      ws_;
   ServerContext& ctx_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
   beast::flat_buffer buffer_;
@@ -121,7 +123,6 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::vector<Frame> incoming_;
   bool take_posted_ = false;
   bool writing_ = false;
-  bool corked_ = false;
   bool closed_ = false;
   bool closing_ = false;  // no more reads; close once the queue is written
   boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;

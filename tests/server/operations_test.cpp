@@ -325,6 +325,62 @@ class AdminTest : public ServerTest {
   }
 };
 
+// The frames a connection owes after one change leave in one write: the mover's `ok` and what
+// the change shows it go out together, and so do the event and state frames of a connection that
+// asked for separate frames. /metrics counts both the frames and the writes.
+TEST_F(ServerTest, TheFramesOfOneChangeLeaveInOneWritePerConnection) {
+  // One thread: the room hands out all of a change's frames before any connection writes.
+  std::filesystem::remove_all(config_.data_dir);
+  Config c = test_config();
+  c.threads = 1;
+  start_server(c);
+  const auto drain = [](Player& p) {
+    int frames = 0;
+    while (p.conn->receive(400ms)) ++frames;
+    return frames;
+  };
+  Player ann = player("Ann");
+  EXPECT_EQ(ann.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "patch"}})
+                ["updates"],
+            "patch");
+  Player bo = player("Bo");
+  create(ann, {{"game", "pinocchio"}, {"seats", 2}});
+  ASSERT_EQ(bo.request({{"type", "join"}, {"room", ann.room}})["type"], "joined");
+  bo.room = ann.room;
+  ASSERT_EQ(ann.request({{"type", "start"}, {"room", ann.room}})["type"], "ok");
+  drain(ann);
+  drain(bo);
+  // Whoever moves first, from the whole state a sync answers with.
+  Player* mover = nullptr;
+  json state;
+  for (Player* p : {&ann, &bo}) {
+    p->conn->send({{"type", "sync"}, {"room", ann.room}});
+    const json s = p->wait_type("state");
+    if (!s["legal"].empty()) {
+      mover = p;
+      state = s;
+    }
+  }
+  ASSERT_NE(mover, nullptr);
+
+  const Exposition before = scrape(port_);
+  mover->conn->send({{"type", "action"},
+                     {"room", ann.room},
+                     {"action", state["legal"][0]},
+                     {"version", state["version"]},
+                     {"id", 7}});
+  const int to_mover = drain(*mover);
+  const int to_other = drain(mover == &ann ? bo : ann);
+  const Exposition after = scrape(port_);
+  EXPECT_GE(to_mover, 2) << "the ok and the change";
+  EXPECT_GE(to_other, 1);
+  EXPECT_EQ(after.get("campfire_frames_written_total") - before.get("campfire_frames_written_total"),
+            to_mover + to_other);
+  EXPECT_EQ(after.get("campfire_socket_writes_total") - before.get("campfire_socket_writes_total"),
+            2)
+      << "one write for each connection";
+}
+
 TEST_F(ServerTest, AdminApiIsOffWithoutAToken) {
   EXPECT_EQ(http(port_, "GET", "/api/admin/rooms").status, 404);
   EXPECT_EQ(http(port_, "GET", "/api/admin/rooms", {"Authorization: Bearer anything"}).status, 404);
