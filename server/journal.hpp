@@ -112,6 +112,10 @@ class Journal {
     StoredAction action;             // kAction
     std::string status;              // kStatus
     json result = nullptr;           // kStatus
+    // In a cluster, the epoch of the ownership the room object writing it was built under, so
+    // that an object left over from an earlier ownership can never write under a later one; 0
+    // outside a cluster.
+    long long epoch = 0;
   };
 
   struct Stats {

@@ -91,6 +91,8 @@ Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
                                      !hidden, *settings, std::move(fair));
   room->use_bot_pool(&bot_pool_);
+  // A code claimed in a cluster is owned at its first epoch.
+  if (claim_code_) room->owned_at(1);
   room->record_creation();
   rooms_.emplace(code, room);
   metrics_.room_created();
@@ -178,7 +180,7 @@ std::size_t Lobby::restore() {
   return restored;
 }
 
-bool Lobby::rebuild(const StoredRoom& stored) {
+bool Lobby::rebuild(const StoredRoom& stored, long long epoch) {
   auto match = Match::restore(Registry::builtin(), stored.match_json());
   if (!match) {
     spdlog::error("room {} cannot be rebuilt from the journal: {}", stored.code,
@@ -187,6 +189,7 @@ bool Lobby::rebuild(const StoredRoom& stored) {
   }
   auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored, std::move(*match));
   room->use_bot_pool(&bot_pool_);
+  room->owned_at(epoch);
   std::shared_ptr<Room> before;
   {
     std::lock_guard lock(mutex_);
@@ -202,13 +205,13 @@ void Lobby::claim_codes_with(std::function<bool(const std::string&)> claim) {
   claim_code_ = std::move(claim);
 }
 
-bool Lobby::adopt(const std::string& code) {
+bool Lobby::adopt(const std::string& code, long long epoch) {
   auto stored = journal_.load(code);
   if (!stored) {
     spdlog::error("room {} was claimed but the journal cannot give it back", code);
     return false;
   }
-  if (!rebuild(*stored)) return false;
+  if (!rebuild(*stored, epoch)) return false;
   spdlog::info("room {} taken over at version {} with {} moves", code, stored->version,
                stored->log.size());
   return true;

@@ -43,8 +43,9 @@ class Lobby {
   // node has it), and the rooms come and go with their ownership.
   void claim_codes_with(std::function<bool(const std::string& code)> claim);
   // Rebuilds one room from the journal, as a restart does (this node now owns it); a room of
-  // that code held before is let go. False when the journal cannot give it back.
-  bool adopt(const std::string& code);
+  // that code held before is let go; `epoch` is the ownership it is built under. False when the
+  // journal cannot give it back.
+  bool adopt(const std::string& code, long long epoch);
   // This node may no longer act for its rooms: each stops, its members told `reason`, and is
   // let go (they come back through adopt()).
   void suspend_all(const std::string& reason);
@@ -55,7 +56,8 @@ class Lobby {
   void clear();
 
  private:
-  bool rebuild(const StoredRoom& stored);
+  // `epoch`: the cluster ownership the room is built under (0 for one process alone).
+  bool rebuild(const StoredRoom& stored, long long epoch = 0);
 
   boost::asio::io_context& ioc_;
   const Config& config_;

@@ -213,6 +213,7 @@ void Room::fail(const std::shared_ptr<Client>& c, const json& id, const Error& w
 void Room::record(Journal::Record r) {
   r.code = code_;
   r.version = version_ + 1;
+  r.epoch = epoch_;
   recorded_version_ = r.version;
   // The journal answers from its own thread; the room stays alive until its answer is back.
   gate_.write(std::move(r), [self = shared_from_this()](std::function<void()> f) {

@@ -80,6 +80,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // Where this room's expert bots search (call before anyone can reach the room). A room
   // without one (a test's room alone) searches on its own strand.
   void use_bot_pool(BotPool* pool) { bots_.use_pool(pool); }
+  // In a cluster: the epoch of the ownership this room object was built under (call before
+  // anyone can reach the room). Every record it writes carries it.
+  void owned_at(long long epoch) { epoch_ = epoch; }
   // Writes the room's creation to the journal; call once, before anyone can reach the room.
   void record_creation();
   // Starts the timers and bots of a room rebuilt from the journal.
@@ -237,6 +240,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   // The version the last journal record will bring, and the frames waiting for the journal.
   long long recorded_version_ = 0;
+  long long epoch_ = 0;  // see owned_at
   JournalGate gate_;
 
   mutable std::mutex summary_mutex_;

@@ -86,8 +86,8 @@ void Server::join_cluster(std::uint16_t port) {
   }
   cluster::Directory::Callbacks callbacks;
   // The directory calls from its own thread; rooms are built and stopped on the server's.
-  callbacks.claimed = [this](const std::string& code, long long) {
-    boost::asio::post(*ioc_, [this, code] { ctx_->lobby.adopt(code); });
+  callbacks.claimed = [this](const std::string& code, long long epoch) {
+    boost::asio::post(*ioc_, [this, code, epoch] { ctx_->lobby.adopt(code, epoch); });
   };
   callbacks.lapsed = [this] {
     boost::asio::post(*ioc_, [this] {

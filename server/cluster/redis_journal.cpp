@@ -155,6 +155,9 @@ void RedisJournal::write(Record record, Done done) {
     if (done) done(false);
     return;
   }
+  // A room object names the ownership it was built under: Redis refuses it once that is not
+  // the room's ownership any more, even if this node owns the room again since.
+  if (record.epoch != 0) fence->epoch = record.epoch;
   write(std::move(record), *fence, std::move(done));
 }
 

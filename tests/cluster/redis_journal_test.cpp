@@ -188,6 +188,39 @@ TEST_F(RedisJournalTest, WritesWithoutTheLeaseOrWithAStaleEpochAreRefusedAndChan
   EXPECT_GE(j.stats().failures, 7u);
 }
 
+// A room object names the ownership it was built under. When the room has been owned again
+// since (a later epoch), even by this same node, what the old object writes is refused; the
+// object built for the new ownership writes on.
+TEST_F(RedisJournalTest, ARoomObjectFromAnEarlierOwnershipCannotWrite) {
+  auto& j = *journal_;
+  Journal::Record created = create_record("ABCDEF");
+  created.epoch = 1;
+  j.write(created, nullptr);
+  j.flush();
+  auto write_ok = [&](Journal::Record r) {
+    std::promise<bool> p;
+    auto f = p.get_future();
+    j.write(std::move(r), [&](bool ok) { p.set_value(ok); });
+    return f.get();
+  };
+  Journal::Record first = action_record("ABCDEF", 0, 1);
+  first.epoch = 1;
+  EXPECT_TRUE(write_ok(first));
+  // The node lost the room and took it back: it owns it now at epoch 2.
+  redis_->command({"HSET", cluster::keys::room("ABCDEF"), "epoch", "2"});
+  set_fence({"a", "inc1", 2});
+  Journal::Record stale = action_record("ABCDEF", 1, 2);
+  stale.epoch = 1;
+  EXPECT_FALSE(write_ok(stale)) << "the object built at epoch 1 is refused";
+  Journal::Record fresh = action_record("ABCDEF", 1, 2);
+  fresh.epoch = 2;
+  EXPECT_TRUE(write_ok(fresh)) << "the object built at epoch 2 writes";
+  auto r = j.load("ABCDEF");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->log.size(), 2u);
+  EXPECT_EQ(r->version, 2);
+}
+
 TEST_F(RedisJournalTest, ARecordSentTwiceLandsOnceAndAGapIsRefused) {
   auto& j = *journal_;
   j.write(create_record("ABCDEF"), nullptr);
