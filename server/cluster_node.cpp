@@ -80,6 +80,14 @@ void ClusterNode::stop(bool release) {
   if (directory_) directory_->stop(release);
 }
 
+void ClusterNode::disconnect() {
+  if (directory_) {
+    directory_->stop(false);
+    directory_.reset();
+  }
+  link_->stop();
+}
+
 bool ClusterNode::claim_code(const std::string& code) {
   if (!directory_ || !directory_->acting()) {
     throw std::runtime_error(

@@ -44,6 +44,9 @@ class ClusterNode {
   void start(std::string advertise, cluster::Directory::Callbacks callbacks);
   // Stops renewing; with `release` gives the lease up so the rooms are taken over at once.
   void stop(bool release);
+  // Stops the directory and the link to Redis, failing what still waits for an answer: call it
+  // while the io_context that those answers post to still exists.
+  void disconnect();
 
   // Reserves a fresh room code cluster-wide (atomic: two nodes never get the same code) and
   // makes the room this node's at epoch 1. False when the code is taken; throws

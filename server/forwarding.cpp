@@ -350,9 +350,4 @@ void Forwarding::clear() {
   proxies.swap(proxies_);
 }
 
-Forwarding::Stats Forwarding::stats() const {
-  std::lock_guard lock(mutex_);
-  return {remotes_.size(), proxies_.size()};
-}
-
 }  // namespace campfire::server

@@ -71,12 +71,6 @@ class Forwarding {
   // Drops every proxy (before the io_context their strands use goes).
   void clear();
 
-  struct Stats {
-    std::size_t remotes = 0;  // connections here that forward
-    std::size_t proxies = 0;  // connections of other nodes served here
-  };
-  Stats stats() const;
-
  private:
   void receive(const cluster::BusSender& from, cluster::BusItem item);
   std::shared_ptr<Remote> remote(std::uint64_t conn) const;

@@ -54,6 +54,8 @@ Server::~Server() {
   publisher_.reset();
   // The journal's last completions post to rooms' strands: end it while the io_context exists.
   ctx_->journal.reset();
+  // Redis' last answers (a lookup, a claim) post to the io_context too.
+  if (ctx_->cluster) ctx_->cluster->disconnect();
   ioc_.reset();
   ctx_.reset();
 }

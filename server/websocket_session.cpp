@@ -61,7 +61,6 @@ struct WebSocketSession::Forwarded {
   // The room's node died: the connection follows the room to its new owner.
   bool moving = false;
   bool attempting = false;  // a rejoin made for the player is being handed on (not refused)
-  std::string dead;         // the node that died
   std::chrono::steady_clock::time_point moving_since;
   int move_replies = 0;  // answers still due to rejoins made for the player
   bool told = false;     // the player was told the room moved
@@ -594,7 +593,6 @@ void WebSocketSession::start_move(const std::string& dead) {
   spdlog::info("{}: room {} lost its node {}; following it to its new owner", address_, room_code_,
                dead);
   f.moving = true;
-  f.dead = dead;
   f.node.clear();
   f.told = false;
   f.moving_since = std::chrono::steady_clock::now();
@@ -661,10 +659,9 @@ void WebSocketSession::try_move() {
         return;
       }
       if (!where) return self->end_move(false);  // the cluster no longer has the room
-      if (!where->unknown && where->alive && !where->mine &&
-          where->node != self->forwarded_->dead) {
-        return attempt(where->node);
-      }
+      // Alive means the owner's lease is the one the room names: a node back from a lapse that
+      // claimed the room again counts, the dead incarnation does not.
+      if (!where->unknown && where->alive && !where->mine) return attempt(where->node);
       self->try_move_later(kMoveRetry);
     });
   });
