@@ -29,7 +29,9 @@ class Client {
   // Queues a text frame; may be called from any thread.
   virtual void send(Frame frame) = 0;
   // The room accepted this client as a seat or spectator (after join, rejoin or spectate).
-  virtual void entered(const std::string& room) = 0;
+  // `token` is the seat's token (empty for a spectator): the node holding a connection forwarded
+  // from another node keeps it to rejoin for its player if the room moves; it goes to nobody else.
+  virtual void entered(const std::string& room, const std::string& token) = 0;
   // The room has moved this client out of `room` (e.g. its seat was taken over by a rejoin).
   virtual void evicted(const std::string& room) = 0;
   // A rejoin of this client was answered: `resumed` tells whether its token matched a seat.

@@ -34,6 +34,12 @@ ClusterNode::ClusterNode(const Config& config) : config_(config), node_(config.n
   o.url = url_of(config);
   o.node = node_;
   link_ = std::make_unique<cluster::RedisLink>(o);
+  // The bus subscribes before the link connects.
+  bus_ = std::make_unique<cluster::Bus>(
+      *link_, node_, [this](const cluster::BusSender& from, cluster::BusItem item) {
+        std::lock_guard lock(receive_mutex_);
+        if (receive_) receive_(from, std::move(item));
+      });
   try {
     link_->start(std::chrono::seconds(5));
   } catch (const std::exception& e) {
@@ -42,6 +48,7 @@ ClusterNode::ClusterNode(const Config& config) : config_(config), node_(config.n
 }
 
 ClusterNode::~ClusterNode() {
+  on_bus(nullptr);
   stop(false);
   link_->stop();
 }
@@ -61,10 +68,24 @@ void ClusterNode::start(std::string advertise, cluster::Directory::Callbacks cal
   o.advertise = std::move(advertise);
   directory_ = std::make_unique<cluster::Directory>(*link_, std::move(o), std::move(callbacks));
   directory_->start();
+  bus_->set_incarnation(directory_->incarnation());
+}
+
+void ClusterNode::on_bus(cluster::Bus::Receive receive) {
+  std::lock_guard lock(receive_mutex_);
+  receive_ = std::move(receive);
 }
 
 void ClusterNode::stop(bool release) {
   if (directory_) directory_->stop(release);
+}
+
+void ClusterNode::disconnect() {
+  if (directory_) {
+    directory_->stop(false);
+    directory_.reset();
+  }
+  link_->stop();
 }
 
 bool ClusterNode::claim_code(const std::string& code) {
@@ -92,29 +113,34 @@ bool ClusterNode::owns(const std::string& code) const {
   return directory_ && directory_->fence(code).has_value();
 }
 
-std::optional<ClusterNode::Whereabouts> ClusterNode::where(const std::string& code) {
-  const Reply owner = link_->call({"HGET", cluster::keys::room(code), "owner"},
-                                  kListPatience);
-  if (owner.error()) {
-    Whereabouts unknown;
-    unknown.unknown = true;
-    return unknown;
-  }
-  if (owner.nil()) return std::nullopt;
-  const auto slash = owner.str.rfind('/');
-  if (slash == std::string::npos) return std::nullopt;
-  Whereabouts w;
-  w.node = owner.str.substr(0, slash);
-  const std::string incarnation = owner.str.substr(slash + 1);
-  const Reply lease = link_->call({"GET", cluster::keys::node_lease(w.node)}, kListPatience);
-  w.alive = !lease.error() && !lease.nil() && lease.str == incarnation;
-  w.mine = w.node == node_;
-  const Reply about = link_->call({"HGET", cluster::keys::nodes(), w.node}, kListPatience);
-  if (!about.error() && !about.nil()) {
-    const json j = json::parse(about.str, nullptr, false);
-    if (j.is_object()) w.advertise = j.value("advertise", std::string());
-  }
-  return w;
+void ClusterNode::locate(const std::string& code, Located done) {
+  // Three short questions in a row on the command connection, none of which blocks a thread:
+  // the room's owner, whether that owner's lease is alive, and the address it advertises.
+  auto shared = std::make_shared<Located>(std::move(done));
+  link_->command({"HGET", cluster::keys::room(code), "owner"}, [this, shared](Reply owner) {
+    if (owner.error()) {
+      Whereabouts unknown;
+      unknown.unknown = true;
+      return (*shared)(unknown);
+    }
+    if (owner.nil()) return (*shared)(std::nullopt);
+    const auto slash = owner.str.rfind('/');
+    if (slash == std::string::npos) return (*shared)(std::nullopt);
+    auto w = std::make_shared<Whereabouts>();
+    w->node = owner.str.substr(0, slash);
+    w->mine = w->node == node_;
+    const std::string incarnation = owner.str.substr(slash + 1);
+    link_->command({"GET", cluster::keys::node_lease(w->node)}, [w, incarnation](Reply lease) {
+      w->alive = !lease.error() && !lease.nil() && lease.str == incarnation;
+    });
+    link_->command({"HGET", cluster::keys::nodes(), w->node}, [w, shared](Reply about) {
+      if (!about.error() && !about.nil()) {
+        const json j = json::parse(about.str, nullptr, false);
+        if (j.is_object()) w->advertise = j.value("advertise", std::string());
+      }
+      (*shared)(*w);
+    });
+  });
 }
 
 void ClusterNode::publish(const std::vector<RoomSummary>& rooms) {
@@ -124,16 +150,16 @@ void ClusterNode::publish(const std::vector<RoomSummary>& rooms) {
   for (const RoomSummary& s : rooms) {
     if (!owns(s.code)) continue;
     here.insert(s.code);
-    std::string text = json{{"room", s.code},
-                            {"game", s.game},
-                            {"seats", s.seats},
-                            {"taken", s.taken},
-                            {"status", status_name(s.status)},
-                            {"spectators", s.spectators},
-                            {"options", s.options},
-                            {"listed", s.listed},
-                            {"node", node_}}
-                           .dump();
+    std::string text = json{
+        {"room", s.code},
+        {"game", s.game},
+        {"seats", s.seats},
+        {"taken", s.taken},
+        {"status", status_name(s.status)},
+        {"spectators", s.spectators},
+        {"options", s.options},
+        {"listed", s.listed},
+        {"node", node_}}.dump();
     auto& last = published_[s.code];
     if (last == text) continue;
     last = text;
@@ -160,9 +186,9 @@ void ClusterNode::publish(const std::vector<RoomSummary>& rooms) {
   for (const std::string& code : gone) directory_->release(code);
 }
 
-std::optional<json> ClusterNode::list_rooms() {
-  const Reply all = link_->call({"HVALS", cluster::keys::summaries()}, kListPatience);
-  if (all.error()) return std::nullopt;
+namespace {
+
+json listed_rooms(const Reply& all) {
   json list = json::array();
   for (const Reply& text : all.elements) {
     json s = json::parse(text.str, nullptr, false);
@@ -171,6 +197,21 @@ std::optional<json> ClusterNode::list_rooms() {
     list.push_back(std::move(s));
   }
   return list;
+}
+
+}  // namespace
+
+std::optional<json> ClusterNode::list_rooms() {
+  const Reply all = link_->call({"HVALS", cluster::keys::summaries()}, kListPatience);
+  if (all.error()) return std::nullopt;
+  return listed_rooms(all);
+}
+
+void ClusterNode::list_rooms(std::function<void(std::optional<json>)> done) {
+  link_->command({"HVALS", cluster::keys::summaries()}, [done = std::move(done)](Reply all) {
+    if (all.error()) return done(std::nullopt);
+    done(listed_rooms(all));
+  });
 }
 
 }  // namespace campfire::server

@@ -1,8 +1,8 @@
 // This process as a node of a cluster (`--cluster`): its link to the cluster's Redis, its lease
-// and rooms in the directory, the Redis journal fenced by them, the cluster-wide room list and
-// the answer to "where is room X" for a room that is not here. The server wires the directory's
-// callbacks to the lobby (a claimed room is rebuilt from the journal, a lapse stops every room).
-// Without `--cluster` none of this exists.
+// and rooms in the directory, the Redis journal fenced by them, the bus to the other nodes, the
+// cluster-wide room list and the answer to "where is room X" for a room that is not here. The
+// server wires the directory's callbacks to the lobby (a claimed room is rebuilt from the journal,
+// a lapse stops every room). Without `--cluster` none of this exists.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,10 +11,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "server/cluster/bus.hpp"
 #include "server/cluster/directory.hpp"
 #include "server/cluster/link.hpp"
 #include "server/cluster/redis_journal.hpp"
@@ -42,6 +44,9 @@ class ClusterNode {
   void start(std::string advertise, cluster::Directory::Callbacks callbacks);
   // Stops renewing; with `release` gives the lease up so the rooms are taken over at once.
   void stop(bool release);
+  // Stops the directory and the link to Redis, failing what still waits for an answer: call it
+  // while the io_context that those answers post to still exists.
+  void disconnect();
 
   // Reserves a fresh room code cluster-wide (atomic: two nodes never get the same code) and
   // makes the room this node's at epoch 1. False when the code is taken; throws
@@ -50,8 +55,8 @@ class ClusterNode {
   // Whether this node owns the room now (its lease is valid and no one took the room).
   bool owns(const std::string& code) const;
 
-  // Where a room that is not served here lives, from Redis (blocking, briefly); nullopt when
-  // the cluster has no such room.
+  // Where a room that is not served here lives, as Redis has it; nullopt when the cluster has no
+  // such room.
   struct Whereabouts {
     std::string node;
     std::string advertise;
@@ -59,7 +64,15 @@ class ClusterNode {
     bool mine = false;     // this node owns it in Redis but cannot act for it now
     bool unknown = false;  // Redis did not answer: nothing is known
   };
-  std::optional<Whereabouts> where(const std::string& code);
+  using Located = std::function<void(std::optional<Whereabouts>)>;
+  // Asks Redis without blocking; `done` runs on the link's thread once it answers (or its reply
+  // timeout passes: then `unknown`).
+  void locate(const std::string& code, Located done);
+
+  // The bus to the other nodes. What arrives goes to the receiver set here (nothing before one is
+  // set, or after it is cleared with nullptr), on the link's thread.
+  cluster::Bus& bus() { return *bus_; }
+  void on_bus(cluster::Bus::Receive receive);
 
   // Writes the summaries of this node's rooms that changed since the last call into the
   // cluster's room list, and drops those of rooms no longer here.
@@ -67,12 +80,18 @@ class ClusterNode {
   // Every node's listed rooms, as list_rooms shows them (with "node"); nullopt when Redis does
   // not answer in time.
   std::optional<nlohmann::json> list_rooms();
+  // The same without blocking: `done` runs on the link's thread (nullopt when Redis does not
+  // answer).
+  void list_rooms(std::function<void(std::optional<nlohmann::json>)> done);
 
  private:
   const Config& config_;
   std::string node_;
   std::unique_ptr<cluster::RedisLink> link_;
   std::unique_ptr<cluster::Directory> directory_;
+  std::unique_ptr<cluster::Bus> bus_;
+  std::mutex receive_mutex_;
+  cluster::Bus::Receive receive_;
   std::map<std::string, std::string> published_;  // code -> the summary last written
 };
 

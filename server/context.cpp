@@ -3,7 +3,31 @@
 #include <algorithm>
 #include <tuple>
 
+#include "server/forwarding.hpp"
+
 namespace campfire::server {
+
+ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
+    : ioc(io),
+      config(cfg),
+      cluster(cfg.cluster.empty() ? nullptr : std::make_unique<ClusterNode>(cfg)),
+      journal(cluster ? cluster->make_journal()
+                      : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
+      lobby(io, cfg, *journal, metrics) {
+  journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
+    metrics.observe_journal_write(took);
+  };
+  // The records of one turn of the event loop are committed together.
+  journal->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+  if (cluster) {
+    metrics.set_node(cluster->node());
+    lobby.claim_codes_with(
+        [node = cluster.get()](const std::string& code) { return node->claim_code(code); });
+    forwarding = std::make_unique<Forwarding>(*this);
+  }
+}
+
+ServerContext::~ServerContext() = default;
 
 std::unique_ptr<ServerContext::Ticket> ServerContext::admit(const std::string& address) {
   std::lock_guard lock(mutex_);
@@ -22,7 +46,7 @@ void ServerContext::release(const std::string& address) {
 }
 
 ServerContext::Bucket& ServerContext::rejoin_bucket(const std::string& address,
-                                                   TokenBucket::Clock::time_point now) {
+                                                    TokenBucket::Clock::time_point now) {
   const Rate rate = config.rejoin_rate();
   // Forget addresses whose budget has grown back and that nothing waits on, so the map stays
   // small.
@@ -32,8 +56,7 @@ ServerContext::Bucket& ServerContext::rejoin_bucket(const std::string& address,
       return b.in_flight == 0 && b.waiting.empty() && b.budget.full(rate, now);
     });
   }
-  return rejoin_buckets_.try_emplace(address, Bucket{TokenBucket(rate, now), 0, {}})
-      .first->second;
+  return rejoin_buckets_.try_emplace(address, Bucket{TokenBucket(rate, now), 0, {}}).first->second;
 }
 
 void ServerContext::ask_rejoin(const std::string& address, std::function<void(bool)> go) {

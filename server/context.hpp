@@ -27,27 +27,12 @@ class context;
 
 namespace campfire::server {
 
+class Forwarding;
+
 class ServerContext {
  public:
-  ServerContext(boost::asio::io_context& io, const Config& cfg)
-      : ioc(io),
-        config(cfg),
-        cluster(cfg.cluster.empty() ? nullptr : std::make_unique<ClusterNode>(cfg)),
-        journal(cluster ? cluster->make_journal()
-                        : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
-        lobby(io, cfg, *journal, metrics) {
-    journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
-      metrics.observe_journal_write(took);
-    };
-    // The records of one turn of the event loop are committed together.
-    journal->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-    if (cluster) {
-      metrics.set_node(cluster->node());
-      lobby.claim_codes_with([node = cluster.get()](const std::string& code) {
-        return node->claim_code(code);
-      });
-    }
-  }
+  ServerContext(boost::asio::io_context& io, const Config& cfg);
+  ~ServerContext();
 
   // The rooms of the whole cluster in a cluster, this server's otherwise (list_rooms).
   json list_rooms() const;
@@ -67,6 +52,9 @@ class ServerContext {
   std::shared_ptr<boost::asio::ssl::context> tls;
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};
+  // In a cluster: requests for other nodes' rooms go there, theirs for this node's rooms come
+  // here. Null for one process alone.
+  std::unique_ptr<Forwarding> forwarding;
 
   // Per-address connection counting; a Ticket gives its place back when destroyed.
   class Ticket {

@@ -27,7 +27,7 @@ void Room::take_seat(const std::shared_ptr<Client>& c, int seat, std::string nam
   const std::string token = new_token();
   seats_.seat_player(seat, std::move(name), hash_token(token), c, match_.log().size());
   clocks_.cancel_grace(seat);
-  c->entered(code_);
+  c->entered(code_, token);
   // The seat and its token's hash are durable before the token is handed out.
   record_seat(seat);
   reply(c, id, message::joined(code_, seat, token));
@@ -80,7 +80,7 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
       // Back from being away: the bot that kept the seat warm steps aside.
       seats_.come_back(*s, c);
       clocks_.cancel_grace(*s);
-      c->entered(code_);
+      c->entered(code_, token);
       Events events;
       rename_seat(*s, std::move(name), events);
       reply(c, id, message::joined(code_, *s, token));
@@ -98,7 +98,7 @@ void Room::spectate(std::shared_ptr<Client> c, json id) {
   on_strand([this, c = std::move(c), id = std::move(id)] {
     forget(c.get());
     spectators_.push_back(c);
-    c->entered(code_);
+    c->entered(code_, std::string());
     reply(c, id, message::spectating(code_));
     send_state(c, -1);
     update_summary();

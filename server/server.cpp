@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "server/forwarding.hpp"
 #include "server/listener.hpp"
 
 namespace campfire::server {
@@ -47,11 +48,14 @@ Server::~Server() {
   // context: drop the rooms first, then the io_context (ending those handlers and any room they
   // still hold while its services exist), and the context last.
   ctx_->lobby.clear();
+  if (ctx_->forwarding) ctx_->forwarding->clear();
   listener_.reset();
   sweeper_.reset();
   publisher_.reset();
   // The journal's last completions post to rooms' strands: end it while the io_context exists.
   ctx_->journal.reset();
+  // Redis' last answers (a lookup, a claim) post to the io_context too.
+  if (ctx_->cluster) ctx_->cluster->disconnect();
   ioc_.reset();
   ctx_.reset();
 }
@@ -87,7 +91,10 @@ void Server::join_cluster(std::uint16_t port) {
   cluster::Directory::Callbacks callbacks;
   // The directory calls from its own thread; rooms are built and stopped on the server's.
   callbacks.claimed = [this](const std::string& code, long long epoch) {
-    boost::asio::post(*ioc_, [this, code, epoch] { ctx_->lobby.adopt(code, epoch); });
+    boost::asio::post(*ioc_, [this, code, epoch] {
+      // Connections anywhere that were in the room follow it here once it is rebuilt.
+      if (ctx_->lobby.adopt(code, epoch)) ctx_->forwarding->claimed(code);
+    });
   };
   callbacks.lapsed = [this] {
     boost::asio::post(*ioc_, [this] {
@@ -96,7 +103,9 @@ void Server::join_cluster(std::uint16_t port) {
           "and resumes on whichever node takes it over: reconnect and rejoin");
     });
   };
-  callbacks.node_gone = [](const std::string&) {};
+  // Its connections' seats here wait for them; connections here in its rooms follow them to
+  // their new owners.
+  callbacks.node_gone = [this](const std::string& node) { ctx_->forwarding->node_gone(node); };
   ctx_->cluster->start(advertise, std::move(callbacks));
   spdlog::info("cluster node {} at {}", ctx_->cluster->node(), advertise);
   publish_later();

@@ -14,12 +14,23 @@
 
 namespace campfire::server {
 
+using namespace std::chrono_literals;
 using protocol::ErrorCode;
 namespace message = protocol::message;
 
 namespace {
 constexpr int kViolationsBeforeClose = 50;
 const char* kServerName = "campfire 0.1.0";
+// How long a request sent to another node waits for that node's receipt before its sender is
+// told the node does not answer (pub/sub loses what is sent while a link is down).
+constexpr std::chrono::milliseconds kForwardPatience{2500};
+// How often a connection whose room's node died looks for the room's new owner (the new owner's
+// claim on the bus usually comes first).
+constexpr std::chrono::milliseconds kMoveRetry{250};
+// The id of the rejoin (or spectate) a node makes for its player when the room moves, and how its
+// answers are told apart from the frames the player is to see.
+const char* kMoveId = "campfire:moved";
+constexpr std::string_view kMoveReplyMark = "\"id\":\"campfire:moved\"";
 
 // Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
 // each connection's own would add 40 bytes to every idle connection, and the lock is held only
@@ -30,10 +41,36 @@ std::mutex& incoming_lock(const void* session) {
 }
 }  // namespace
 
+// The state of a connection that forwards requests to other nodes.
+struct WebSocketSession::Forwarded {
+  explicit Forwarded(const boost::asio::any_io_executor& ex) : patience(ex), move_timer(ex) {}
+
+  std::uint64_t conn = 0;         // the connection's number on the bus
+  std::string node;               // the node owning room_code_ when it is elsewhere; else empty
+  std::string token;              // the seat's token there (empty: a spectator)
+  std::set<std::string> proxies;  // the nodes holding a proxy of this connection
+  std::int64_t sent = 0;          // requests sent, numbered from 1
+  struct Waiting {
+    std::int64_t seq;
+    std::string node;
+    json id;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::deque<Waiting> waiting;  // sent, no receipt yet, oldest first
+  boost::asio::steady_timer patience;
+  // The room's node died: the connection follows the room to its new owner.
+  bool moving = false;
+  bool attempting = false;  // a rejoin made for the player is being handed on (not refused)
+  std::chrono::steady_clock::time_point moving_since;
+  int move_replies = 0;  // answers still due to rejoins made for the player
+  bool told = false;     // the player was told the room moved
+  boost::asio::steady_timer move_timer;
+};
+
 WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
                                    std::unique_ptr<ServerContext::Ticket> ticket)
-    : ws_(std::in_place_index<0>, std::move(socket)),
-      ctx_(ctx),
+    : RoomClient(ctx, ticket->address()),
+      ws_(std::in_place_index<0>, std::move(socket)),
       ticket_(std::move(ticket)),
       messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {
   with_ws([&](auto& ws) { ws.next_layer().count_writes(&ctx_.metrics.socket_writes()); });
@@ -41,17 +78,15 @@ WebSocketSession::WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
 
 WebSocketSession::WebSocketSession(TlsStream&& stream, ServerContext& ctx,
                                    std::unique_ptr<ServerContext::Ticket> ticket)
-    : ws_(std::in_place_index<1>, std::move(stream)),
-      ctx_(ctx),
+    : RoomClient(ctx, ticket->address()),
+      ws_(std::in_place_index<1>, std::move(stream)),
       ticket_(std::move(ticket)),
       messages_(ctx.config.message_rate(), TokenBucket::Clock::now()) {
   with_ws([&](auto& ws) { ws.next_layer().count_writes(&ctx_.metrics.socket_writes()); });
 }
 
 WebSocketSession::~WebSocketSession() {
-  // Rejoins a closed room never answered hold budget: settle them as wrong (they were not
-  // shown to be right).
-  for (; rejoins_in_flight_ > 0; --rejoins_in_flight_) ctx_.rejoin_done(ticket_->address(), true);
+  if (forwarded_) ctx_.forwarding->detach(forwarded_->conn);
   ctx_.untrack(this);
 }
 
@@ -131,12 +166,16 @@ void WebSocketSession::handle(std::string_view text) {
   json id;
   auto r = protocol::decode(text, &id);
   if (!r) return error(id, r.error());
+  current_text_ = text;
+  current_type_ = r->type;
   try {
     dispatch(*r);
   } catch (const std::exception& e) {
     spdlog::error("{}: {} failed: {}", ticket_->address(), r->type, e.what());
     error(r->id, ErrorCode::kInternal, "the server failed on this request");
   }
+  current_text_ = {};
+  current_type_ = {};
 }
 
 void WebSocketSession::reply(const json& id, json message) {
@@ -152,77 +191,6 @@ void WebSocketSession::error(const json& id, protocol::ErrorCode code, const std
 void WebSocketSession::error(const json& id, const Error& why) {
   ctx_.metrics.error_sent(why.code);
   queue(make_frame(protocol::error_frame(id, why)));
-}
-
-std::shared_ptr<Room> WebSocketSession::member_room(const json& id, const std::string& code) {
-  auto normal = protocol::normalize_room_code(code);
-  if (!normal || *normal != room_code_) {
-    error(id, ErrorCode::kNotInRoom, "you are not in room " + code);
-    return nullptr;
-  }
-  auto room = ctx_.lobby.find(room_code_);
-  if (!room) {
-    not_here(id, room_code_, "room " + code + " no longer exists");
-    return nullptr;
-  }
-  if (auto why = room->refusal(); !why.empty()) {
-    error(id, ErrorCode::kUnavailable, why);
-    return nullptr;
-  }
-  return room;
-}
-
-std::shared_ptr<Room> WebSocketSession::any_room(const json& id, const std::string& code) {
-  auto room = ctx_.lobby.find(code);
-  if (!room) {
-    not_here(id, code, "there is no room " + code);
-    return nullptr;
-  }
-  if (auto why = room->refusal(); !why.empty()) {
-    error(id, ErrorCode::kUnavailable, why);
-    return nullptr;
-  }
-  return room;
-}
-
-void WebSocketSession::not_here(const json& id, const std::string& code,
-                                const std::string& otherwise) {
-  const auto normal = protocol::normalize_room_code(code);
-  if (!ctx_.cluster || !normal) return error(id, ErrorCode::kNoSuchRoom, otherwise);
-  const auto where = ctx_.cluster->where(*normal);
-  if (!where) return error(id, ErrorCode::kNoSuchRoom, otherwise);
-  if (where->unknown) {
-    return error(id, ErrorCode::kUnavailable,
-                 "this node cannot reach the cluster's store to find room " + *normal +
-                     "; try again in a moment");
-  }
-  if (where->mine) {
-    return error(id, ErrorCode::kUnavailable,
-                 "room " + *normal + " is paused: this node cannot act for it now (it lost "
-                 "contact with the cluster's store); try again in a moment");
-  }
-  if (where->alive) {
-    return error(id, ErrorCode::kRoomElsewhere,
-                 "room " + *normal + " is served by node " + where->node +
-                     (where->advertise.empty() ? std::string()
-                                               : " at " + where->advertise + "; connect there"));
-  }
-  error(id, ErrorCode::kUnavailable,
-        "room " + *normal + " was served by node " + where->node +
-            ", which stopped answering; another node takes it over within seconds: try again "
-            "then");
-}
-
-void WebSocketSession::entered(const std::string& room) {
-  boost::asio::post(executor(), [self = shared_from_this(), room] {
-    // A connection is in one room at a time: entering another leaves the first.
-    if (!self->room_code_.empty() && self->room_code_ != room) {
-      if (auto old = self->ctx_.lobby.find(self->room_code_)) {
-        old->leave(self, nullptr, false);
-      }
-    }
-    self->room_code_ = room;
-  });
 }
 
 // Before hello only hello and ping are read; then each request is checked whole into its typed
@@ -242,7 +210,12 @@ void WebSocketSession::on(protocol::Hello& m, const json& id) {
   updates_.store(m.updates, std::memory_order_relaxed);
   reply(id, message::welcome(kServerName, name_, m.updates));
   if (renamed && !room_code_.empty()) {
-    if (auto room = ctx_.lobby.find(room_code_)) room->rename(shared_from_this(), name_);
+    // A room elsewhere learns the new name from the hello itself.
+    if (forwarded_ && !forwarded_->node.empty()) {
+      forward(forwarded_->node, room_code_, nullptr, std::string(current_text_));
+    } else if (auto room = ctx_.lobby.find(room_code_)) {
+      room->rename(shared_from_this(), name_);
+    }
   }
 }
 
@@ -255,7 +228,13 @@ void WebSocketSession::on(protocol::ListGames&, const json& id) {
 }
 
 void WebSocketSession::on(protocol::ListRooms&, const json& id) {
-  reply(id, message::rooms(ctx_.list_rooms()));
+  if (!ctx_.cluster) return reply(id, message::rooms(ctx_.lobby.list_rooms()));
+  // Every node's rooms, from Redis without blocking; this node's alone if it does not answer.
+  ctx_.cluster->list_rooms([self = shared_from_this(), id](std::optional<json> all) {
+    boost::asio::post(self->executor(), [self, id, all = std::move(all)]() mutable {
+      self->reply(id, message::rooms(all ? std::move(*all) : self->ctx_.lobby.list_rooms()));
+    });
+  });
 }
 
 void WebSocketSession::on(protocol::CreateRoom& m, const json& id) {
@@ -267,76 +246,6 @@ void WebSocketSession::on(protocol::CreateRoom& m, const json& id) {
   // Either reply waits in the room until its creation is in the journal.
   if (!m.join) return (*room)->created(shared_from_this(), id);
   (*room)->join(shared_from_this(), name_, id, 0);
-}
-
-void WebSocketSession::on(protocol::Join& m, const json& id) {
-  if (auto room = any_room(id, m.room)) room->join(shared_from_this(), name_, id, m.seat);
-}
-
-void WebSocketSession::on(protocol::Rejoin& m, const json& id) {
-  auto room = any_room(id, m.room);
-  if (!room) return;
-  // Runs at once while the address has budget left; otherwise once the rejoins holding it are
-  // answered.
-  ctx_.ask_rejoin(ticket_->address(), [self = shared_from_this(), room, id, name = name_,
-                                       token = std::move(m.token)](bool allowed) {
-    boost::asio::dispatch(self->executor(), [self, room, id, name, token, allowed] {
-      if (!allowed) {
-        return self->error(id, ErrorCode::kRateLimited,
-                           "too many wrong tokens from your address; wait");
-      }
-      if (self->closed_) return self->ctx_.rejoin_done(self->ticket_->address(), false);
-      ++self->rejoins_in_flight_;
-      room->rejoin(self, name, id, token);
-    });
-  });
-}
-
-void WebSocketSession::on(protocol::Spectate& m, const json& id) {
-  if (auto room = any_room(id, m.room)) room->spectate(shared_from_this(), id);
-}
-
-void WebSocketSession::on(protocol::Leave& m, const json& id) {
-  auto room = member_room(id, m.room);
-  if (!room) return;
-  room_code_.clear();
-  room->leave(shared_from_this(), id, true);
-}
-
-void WebSocketSession::on(protocol::AddBot& m, const json& id) {
-  if (auto room = member_room(id, m.room)) {
-    room->add_bot(shared_from_this(), id, m.seat, m.strategy.value_or("basic"));
-  }
-}
-
-void WebSocketSession::on(protocol::Start& m, const json& id) {
-  if (auto room = member_room(id, m.room)) room->start(shared_from_this(), id);
-}
-
-void WebSocketSession::on(protocol::Act& m, const json& id) {
-  if (auto room = member_room(id, m.room)) {
-    room->action(shared_from_this(), id, std::move(m.action), m.version);
-  }
-}
-
-void WebSocketSession::on(protocol::Chat& m, const json& id) {
-  if (auto room = member_room(id, m.room)) {
-    room->chat(shared_from_this(), id, std::move(m.text), name_);
-  }
-}
-
-void WebSocketSession::on(protocol::Sync& m, const json& id) {
-  if (auto room = member_room(id, m.room)) room->sync(shared_from_this(), id);
-}
-
-void WebSocketSession::on(protocol::History& m, const json& id) {
-  if (auto room = member_room(id, m.room)) room->history(shared_from_this(), id);
-}
-
-void WebSocketSession::on(protocol::Contribute& m, const json& id) {
-  if (auto room = member_room(id, m.room)) {
-    room->contribute(shared_from_this(), id, std::move(m.entropy));
-  }
 }
 
 // Frames sent from other strands (rooms) gather in `incoming_` and reach the connection with
@@ -365,21 +274,6 @@ void WebSocketSession::take_incoming() {
   if (!writing_ && !queue_.empty()) do_write();
 }
 
-void WebSocketSession::evicted(const std::string& room) {
-  boost::asio::post(executor(), [self = shared_from_this(), room] {
-    if (self->room_code_ == room) self->room_code_.clear();
-    self->error(nullptr, ErrorCode::kReplaced,
-                "your seat in room " + room + " was resumed elsewhere");
-  });
-}
-
-void WebSocketSession::rejoin_answered(bool resumed) {
-  boost::asio::post(executor(), [self = shared_from_this(), resumed] {
-    --self->rejoins_in_flight_;
-    self->ctx_.rejoin_done(self->ticket_->address(), !resumed);
-  });
-}
-
 void WebSocketSession::go_away() {
   boost::asio::post(executor(), [self = shared_from_this()] {
     if (self->closed_ || self->closing_) return;
@@ -395,6 +289,13 @@ void WebSocketSession::go_away() {
 
 bool WebSocketSession::enqueue(Frame frame) {
   if (closed_) return false;
+  // The answers to a rejoin this node made for its player when the room moved are not the
+  // player's to see (the state that follows is).
+  if (forwarded_ && forwarded_->move_replies > 0 &&
+      frame->find(kMoveReplyMark) != std::string::npos) {
+    move_reply(*frame);
+    return true;
+  }
   if (queue_.size() >= ctx_.config.max_queued_frames) {
     drop("slow reader");
     return false;
@@ -450,6 +351,20 @@ void WebSocketSession::finish_closing() {
 }
 
 void WebSocketSession::tell_room_gone() {
+  if (forwarded_) {
+    // Every node holding a proxy of this connection lets it go (the room's node tells the room).
+    for (const std::string& node : forwarded_->proxies) {
+      ctx_.forwarding->gone(node, forwarded_->conn, std::string());
+    }
+    forwarded_->proxies.clear();
+    forwarded_->patience.cancel();
+    forwarded_->move_timer.cancel();
+    forwarded_->moving = false;
+    if (!forwarded_->node.empty()) {
+      forwarded_->node.clear();
+      room_code_.clear();
+    }
+  }
   if (room_code_.empty()) return;
   if (auto room = ctx_.lobby.find(room_code_)) room->disconnected(shared_from_this());
   room_code_.clear();
@@ -479,6 +394,306 @@ void WebSocketSession::fail(beast::error_code ec, const char* what) {
     return;
   }
   spdlog::debug("{}: {}: {}", ticket_->address(), what, ec.message());
+}
+
+// ---- Rooms of other nodes ----
+
+WebSocketSession::Forwarded& WebSocketSession::forwarded() {
+  if (!forwarded_) {
+    forwarded_ = std::make_unique<Forwarded>(executor());
+    std::weak_ptr<WebSocketSession> weak = shared_from_this();
+    forwarded_->conn = ctx_.forwarding->attach(std::move(weak));
+  }
+  return *forwarded_;
+}
+
+bool WebSocketSession::elsewhere(const json& id, const std::string& code) {
+  if (!forwarded_ || code != room_code_) return false;
+  Forwarded& f = *forwarded_;
+  if (f.moving && !f.attempting) {
+    error(id, ErrorCode::kUnavailable,
+          "room " + code +
+              " is moving to another server (its server stopped); you are put back "
+              "in it in a moment");
+    return true;
+  }
+  if (f.node.empty()) return false;
+  forward(f.node, code, id, std::string(current_text_));
+  if (current_type_ == "leave") {
+    room_code_.clear();
+    f.node.clear();
+    f.token.clear();
+  }
+  return true;
+}
+
+void WebSocketSession::not_here(const json& id, const std::string& code,
+                                const std::string& otherwise) {
+  const auto normal = protocol::normalize_room_code(code);
+  if (!ctx_.forwarding || !normal) return refuse_missing(id, code, otherwise);
+  // Asked of Redis without blocking; the request goes on to the room's owner once it is known.
+  ctx_.cluster->locate(*normal, [self = shared_from_this(), id, code = *normal, otherwise,
+                                 text = std::string(current_text_)](
+                                    std::optional<ClusterNode::Whereabouts> where) mutable {
+    boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
+                                         where = std::move(where)]() mutable {
+      if (self->closed_) return;
+      if (where && !where->unknown && !where->mine && where->alive) {
+        return self->forward(where->node, code, id, std::move(text));
+      }
+      self->refuse(id, code, otherwise, where);
+    });
+  });
+}
+
+void WebSocketSession::forward(const std::string& node, const std::string& room, const json& id,
+                               std::string text) {
+  Forwarded& f = forwarded();
+  const std::int64_t seq = ++f.sent;
+  f.proxies.insert(node);
+  f.waiting.push_back({seq, node, id, std::chrono::steady_clock::now() + kForwardPatience});
+  if (f.waiting.size() == 1) arm_patience();
+  ctx_.forwarding->request(node, f.conn, seq, room, std::move(text), name_, address_,
+                           updates_.load(std::memory_order_relaxed));
+}
+
+void WebSocketSession::answered(const std::string& node, std::int64_t received) {
+  if (!forwarded_ || received <= 0) return;
+  auto& waiting = forwarded_->waiting;
+  const bool front_done = !waiting.empty() && waiting.front().seq <= received;
+  std::erase_if(waiting,
+                [&](const Forwarded::Waiting& w) { return w.node == node && w.seq <= received; });
+  if (front_done) arm_patience();
+}
+
+void WebSocketSession::arm_patience() {
+  Forwarded& f = *forwarded_;
+  f.patience.cancel();
+  if (f.waiting.empty()) return;
+  f.patience.expires_at(f.waiting.front().until);
+  f.patience.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->patience_over();
+  });
+}
+
+void WebSocketSession::patience_over() {
+  if (closed_ || !forwarded_) return;
+  auto& waiting = forwarded_->waiting;
+  const auto now = std::chrono::steady_clock::now();
+  while (!waiting.empty() && waiting.front().until <= now) {
+    const Forwarded::Waiting w = std::move(waiting.front());
+    waiting.pop_front();
+    if (w.id.is_null()) continue;
+    error(w.id, ErrorCode::kUnavailable,
+          "node " + w.node +
+              ", which serves the room, did not answer in time; try again in a "
+              "moment");
+  }
+  arm_patience();
+}
+
+void WebSocketSession::remote_frames(const std::string& node, std::int64_t received,
+                                     std::vector<std::string> frames) {
+  for (std::string& f : frames) send(make_frame(std::move(f)));
+  if (received > 0) {
+    boost::asio::post(executor(), [self = shared_from_this(), node, received] {
+      self->answered(node, received);
+    });
+  }
+}
+
+void WebSocketSession::remote_entered(const std::string& node, const std::string& room,
+                                      std::string token) {
+  boost::asio::post(executor(),
+                    [self = shared_from_this(), node, room, token = std::move(token)]() mutable {
+                      if (self->closed_) return;
+                      Forwarded& f = self->forwarded();
+                      const bool moved_here = f.moving && room == self->room_code_;
+                      if (!self->room_code_.empty() && self->room_code_ != room) {
+                        self->left_for_another(self->room_code_);
+                      }
+                      self->room_code_ = room;
+                      f.node = node;
+                      f.token = std::move(token);
+                      if (moved_here) self->end_move(true);
+                    });
+}
+
+void WebSocketSession::remote_evicted(const std::string& node, const std::string& room) {
+  boost::asio::post(executor(), [self = shared_from_this(), node, room] {
+    if (!self->forwarded_) return;
+    Forwarded& f = *self->forwarded_;
+    if (self->room_code_ == room && f.node == node) {
+      self->room_code_.clear();
+      f.node.clear();
+      f.token.clear();
+    }
+    self->after_evicted(room);
+  });
+}
+
+void WebSocketSession::left_for_another(const std::string& old) {
+  if (forwarded_ && !forwarded_->node.empty()) {
+    ctx_.forwarding->gone(forwarded_->node, forwarded_->conn, old);
+    forwarded_->node.clear();
+    forwarded_->token.clear();
+    return;
+  }
+  RoomClient::left_for_another(old);
+}
+
+void WebSocketSession::after_entered(const std::string& room, const std::string&) {
+  // A room of this node: nothing of it is elsewhere any more.
+  if (!forwarded_) return;
+  Forwarded& f = *forwarded_;
+  const bool moved_here = f.moving && room == room_code_;
+  f.node.clear();
+  f.token.clear();
+  if (moved_here) end_move(true);
+}
+
+void WebSocketSession::after_evicted(const std::string& room) {
+  error(nullptr, ErrorCode::kReplaced, "your seat in room " + room + " was resumed elsewhere");
+}
+
+void WebSocketSession::node_gone(const std::string& node) {
+  boost::asio::post(executor(), [self = shared_from_this(), node] {
+    if (self->closed_ || !self->forwarded_) return;
+    Forwarded& f = *self->forwarded_;
+    f.proxies.erase(node);
+    // What was sent there is not coming back.
+    std::deque<Forwarded::Waiting> lost;
+    std::erase_if(f.waiting, [&](const Forwarded::Waiting& w) {
+      if (w.node != node) return false;
+      lost.push_back(w);
+      return true;
+    });
+    for (const auto& w : lost) {
+      if (w.id.is_null()) continue;
+      self->error(w.id, ErrorCode::kUnavailable,
+                  "node " + node +
+                      ", which served the room, stopped; the room moves to another "
+                      "server in a moment");
+    }
+    if (f.node == node && !self->room_code_.empty()) self->start_move(node);
+  });
+}
+
+void WebSocketSession::room_claimed(const std::string& room) {
+  boost::asio::post(executor(), [self = shared_from_this(), room] {
+    if (self->forwarded_ && self->forwarded_->moving && room == self->room_code_) {
+      self->try_move();
+    }
+  });
+}
+
+void WebSocketSession::start_move(const std::string& dead) {
+  Forwarded& f = *forwarded_;
+  if (f.moving) return;
+  spdlog::info("{}: room {} lost its node {}; following it to its new owner", address_, room_code_,
+               dead);
+  f.moving = true;
+  f.node.clear();
+  f.told = false;
+  f.moving_since = std::chrono::steady_clock::now();
+  try_move();
+}
+
+void WebSocketSession::try_move_later(std::chrono::milliseconds after) {
+  Forwarded& f = *forwarded_;
+  f.move_timer.expires_after(after);
+  f.move_timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->try_move();
+  });
+}
+
+// Finds where the room is now: here (this node took it over) or on a live node that owns it in
+// the directory; then rejoins the seat with the token its old node gave (or watches again).
+void WebSocketSession::try_move() {
+  if (closed_ || !forwarded_ || !forwarded_->moving || forwarded_->move_replies > 0) return;
+  Forwarded& f = *forwarded_;
+  const auto patience = std::chrono::milliseconds(ctx_.config.cluster_lease_ms) + 15s;
+  if (std::chrono::steady_clock::now() - f.moving_since > patience) return end_move(false);
+  auto attempt = [this](const std::string& node) {
+    Forwarded& fw = *forwarded_;
+    fw.node = node;
+    if (!fw.told) {
+      fw.told = true;
+      queue(make_frame(
+          message::notice("moved", "room " + room_code_ +
+                                       " moved to another server because its server stopped; "
+                                       "your place is kept and the game goes on")
+              .dump()));
+    }
+    protocol::ClientRequest request;
+    if (fw.token.empty()) {
+      request = protocol::Spectate{room_code_};
+    } else {
+      request = protocol::Rejoin{room_code_, fw.token};
+    }
+    const std::string text = protocol::encode(request, kMoveId).dump();
+    const std::string type(protocol::type_name(request));
+    current_text_ = text;
+    current_type_ = type;
+    ++fw.move_replies;
+    fw.attempting = true;
+    std::visit(
+        [&](auto& m) {
+          if constexpr (requires(RoomClient & c, decltype(m) r, const json& j) { c.on(r, j); }) {
+            RoomClient::on(m, json(kMoveId));
+          }
+        },
+        request);
+    fw.attempting = false;
+    current_text_ = {};
+    current_type_ = {};
+  };
+  if (auto room = ctx_.lobby.find(room_code_); room && room->refusal().empty()) {
+    return attempt(std::string());
+  }
+  ctx_.cluster->locate(room_code_, [self = shared_from_this(), attempt, code = room_code_](
+                                       std::optional<ClusterNode::Whereabouts> where) {
+    boost::asio::post(self->executor(), [self, attempt, code, where = std::move(where)] {
+      if (self->closed_ || !self->forwarded_ || !self->forwarded_->moving ||
+          self->room_code_ != code || self->forwarded_->move_replies > 0) {
+        return;
+      }
+      if (!where) return self->end_move(false);  // the cluster no longer has the room
+      // Alive means the owner's lease is the one the room names: a node back from a lapse that
+      // claimed the room again counts, the dead incarnation does not.
+      if (!where->unknown && where->alive && !where->mine) return attempt(where->node);
+      self->try_move_later(kMoveRetry);
+    });
+  });
+}
+
+void WebSocketSession::move_reply(const std::string& frame) {
+  Forwarded& f = *forwarded_;
+  --f.move_replies;
+  if (!f.moving) return;
+  const json reply = json::parse(frame, nullptr, false);
+  const std::string type = reply.is_object() ? reply.value("type", "") : "";
+  if (type == "joined" || type == "spectating") return;  // entered() ends the move
+  // Refused (the new owner is not ready yet, or did not answer): try again, unless the seat is
+  // gone for good.
+  if (reply.is_object() && reply.value("code", "") == "bad_token") return end_move(false);
+  try_move_later(kMoveRetry);
+}
+
+void WebSocketSession::end_move(bool found) {
+  Forwarded& f = *forwarded_;
+  f.moving = false;
+  f.move_timer.cancel();
+  if (found) {
+    spdlog::info("{}: room {} found again{}", address_, room_code_,
+                 f.node.empty() ? " on this node" : " on node " + f.node);
+    return;
+  }
+  error(nullptr, ErrorCode::kUnavailable,
+        "room " + room_code_ + " could not be found again after its server stopped; rejoin it");
+  room_code_.clear();
+  f.node.clear();
+  f.token.clear();
 }
 
 }  // namespace campfire::server

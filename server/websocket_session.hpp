@@ -1,5 +1,7 @@
 // One WebSocket connection: reads requests, answers lobby requests itself, hands room requests
-// to the room, and writes what rooms send with one write in flight behind a bounded queue.
+// to the room (server/room_client.hpp) or, in a cluster, to the node that owns the room
+// (server/forwarding.hpp), and writes what rooms send with one write in flight behind a bounded
+// queue. When the node owning its room dies, it follows the room to its new owner by itself.
 #pragma once
 
 #include <boost/beast/core.hpp>
@@ -8,11 +10,14 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
-#include <chrono>
-#include <list>
 #include <atomic>
+#include <chrono>
+#include <deque>
+#include <list>
 #include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -21,7 +26,9 @@
 #include "protocol/token_bucket.hpp"
 #include "server/client.hpp"
 #include "server/context.hpp"
+#include "server/forwarding.hpp"
 #include "server/gather_stream.hpp"
+#include "server/room_client.hpp"
 
 namespace campfire::server {
 
@@ -31,7 +38,9 @@ namespace websocket = beast::websocket;
 using tcp = boost::asio::ip::tcp;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
-class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
+class WebSocketSession : public RoomClient,
+                         public Forwarding::Remote,
+                         public std::enable_shared_from_this<WebSocketSession> {
  public:
   WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
                    std::unique_ptr<ServerContext::Ticket> ticket);
@@ -39,15 +48,35 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   WebSocketSession(TlsStream&& stream, ServerContext& ctx,
                    std::unique_ptr<ServerContext::Ticket> ticket);
   ~WebSocketSession() override;
+  WebSocketSession(const WebSocketSession&) = delete;
+  WebSocketSession& operator=(const WebSocketSession&) = delete;
 
   void run(http::request<http::string_body> upgrade);
   void send(Frame frame) override;
   UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
-  void entered(const std::string& room) override;
-  void evicted(const std::string& room) override;
-  void rejoin_answered(bool resumed) override;
   // Closes the connection politely (server shutdown).
   void go_away();
+
+  // Forwarding::Remote: what the owner of its room elsewhere sends it.
+  void remote_frames(const std::string& node, std::int64_t received,
+                     std::vector<std::string> frames) override;
+  void remote_entered(const std::string& node, const std::string& room, std::string token) override;
+  void remote_evicted(const std::string& node, const std::string& room) override;
+  void node_gone(const std::string& node) override;
+  void room_claimed(const std::string& room) override;
+
+ protected:
+  // RoomClient
+  boost::asio::any_io_executor strand() override { return executor(); }
+  std::shared_ptr<RoomClient> self() override { return shared_from_this(); }
+  bool gone() const override { return closed_; }
+  void error(const json& id, protocol::ErrorCode code, const std::string& message) override;
+  void error(const json& id, const Error& why) override;
+  bool elsewhere(const json& id, const std::string& code) override;
+  void not_here(const json& id, const std::string& code, const std::string& otherwise) override;
+  void left_for_another(const std::string& old) override;
+  void after_entered(const std::string& room, const std::string& token) override;
+  void after_evicted(const std::string& room) override;
 
  private:
   void on_accept(beast::error_code ec);
@@ -70,36 +99,32 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   bool allow_message();
   void handle(std::string_view text);
   void dispatch(protocol::Request& r);
-  // One handler per request type, each with its request checked whole.
+  // One handler per request type, each with its request checked whole; the room requests are
+  // RoomClient's.
+  using RoomClient::on;
   void on(protocol::Hello& m, const json& id);
   void on(protocol::Ping& m, const json& id);
   void on(protocol::ListGames& m, const json& id);
   void on(protocol::ListRooms& m, const json& id);
   void on(protocol::CreateRoom& m, const json& id);
-  void on(protocol::Join& m, const json& id);
-  void on(protocol::Rejoin& m, const json& id);
-  void on(protocol::Spectate& m, const json& id);
-  void on(protocol::Leave& m, const json& id);
-  void on(protocol::AddBot& m, const json& id);
-  void on(protocol::Start& m, const json& id);
-  void on(protocol::Act& m, const json& id);
-  void on(protocol::Chat& m, const json& id);
-  void on(protocol::Sync& m, const json& id);
-  void on(protocol::History& m, const json& id);
-  void on(protocol::Contribute& m, const json& id);
   // Sends a reply (protocol/messages.hpp) with the id of the request it answers.
   void reply(const json& id, json message);
-  // Sends an error frame with one of the protocol's codes, or with an Error as it came (from the
-  // protocol's field readers, the lobby, the fairness checks or a game).
-  void error(const json& id, protocol::ErrorCode code, const std::string& message);
-  void error(const json& id, const Error& why);
-  // The room a request names, if this connection is in it (else an error is sent and null).
-  std::shared_ptr<Room> member_room(const json& id, const std::string& code);
-  // The room a request names, if it exists and takes requests (else an error and null).
-  std::shared_ptr<Room> any_room(const json& id, const std::string& code);
-  // Refuses a request for a room that is not here: in a cluster it names the node that has it
-  // (`room_elsewhere`), or says it is being taken over; otherwise `no_such_room` with `otherwise`.
-  void not_here(const json& id, const std::string& code, const std::string& otherwise);
+
+  // Forwarding: the state of a connection that has sent requests to other nodes, made when it
+  // first does (most connections never need it).
+  struct Forwarded;
+  Forwarded& forwarded();
+  // Sends request `text` for `room` to its owner `node`; `id` gets an error if no receipt comes.
+  void forward(const std::string& node, const std::string& room, const json& id, std::string text);
+  void answered(const std::string& node, std::int64_t received);
+  void arm_patience();
+  void patience_over();
+  // The node owning the connection's room died: the room is followed to its new owner.
+  void start_move(const std::string& dead);
+  void try_move();
+  void try_move_later(std::chrono::milliseconds after);
+  void move_reply(const std::string& frame);
+  void end_move(bool found);
 
   // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is.
   template <class F>
@@ -112,7 +137,6 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::variant<websocket::stream<GatherStream<beast::tcp_stream>>,
                websocket::stream<GatherStream<TlsStream>>>
       ws_;
-  ServerContext& ctx_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
   beast::flat_buffer buffer_;
   // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
@@ -128,10 +152,12 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
   const char* close_reason_ = "";
 
-  std::string name_;
   std::atomic<UpdateMode> updates_{UpdateMode::kState};  // read by rooms on their strands
-  std::string room_code_;
-  int rejoins_in_flight_ = 0;  // rejoins allowed by the address budget, not yet answered
+  // The request being handled, while it is (a request for another node's room is sent on as
+  // it came).
+  std::string_view current_text_;
+  std::string_view current_type_;
+  std::unique_ptr<Forwarded> forwarded_;
 
   TokenBucket messages_;  // at Config::message_rate()
   int violations_ = 0;

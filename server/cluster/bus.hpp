@@ -24,11 +24,14 @@ namespace campfire::server::cluster {
 // One message on the bus. Which fields mean what depends on the kind.
 struct BusItem {
   enum class Kind : std::uint8_t {
-    kRequest = 1,  // client node -> owner: `text` is the client's request, `name` its player's
-                   // name, `address` its network address
-    kGone,         // client node -> owner: the connection closed or left `room`
-    kFrames,       // owner -> client node: `frames` for connection `conn`
-    kEntered,      // owner -> client node: the connection is now a member of `room`
+    kRequest = 1,  // client node -> owner: `text` is the client's request (number `number` of
+                   // connection `conn`), `name` its player's name, `address` its network
+                   // address, `frames[0]` the update mode its hello asked for
+    kGone,         // client node -> owner: the connection closed (`room` empty) or left `room`
+    kFrames,       // owner -> client node: `frames` for connection `conn`; its requests up to
+                   // number `number` have reached the owner
+    kEntered,      // owner -> client node: the connection is now a member of `room` (`text`:
+                   // its seat's token, empty for a spectator)
     kEvicted,      // owner -> client node: the connection's seat in `room` was taken over
     kRejoined,     // owner -> client node: a rejoin was answered (`flag`: it resumed a seat)
     kClaimed,      // to all: `room` is now owned by the sender at epoch `number`

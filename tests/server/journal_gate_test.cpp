@@ -12,7 +12,7 @@ namespace {
 
 struct TextClient final : Client {
   void send(Frame frame) override { got.push_back(*frame); }
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
   std::vector<std::string> got;
 };

@@ -203,7 +203,7 @@ class ManualJournal final : public NullJournal {
 class RecordingClient final : public Client {
  public:
   void send(Frame f) override { frames.push_back(json::parse(*f)); }
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
   std::vector<json> frames;
 };

@@ -17,7 +17,7 @@ namespace {
 
 struct RecordingClient final : Client {
   void send(Frame frame) override { frames.push_back(std::move(frame)); }
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
   std::vector<Frame> frames;
 };

@@ -44,7 +44,7 @@ struct RecordingClient final : Client {
     messages.push_back(held);
   }
   UpdateMode updates() const override { return mode; }
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
 
   // The messages of one type, oldest first.

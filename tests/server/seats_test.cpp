@@ -11,7 +11,7 @@ namespace {
 
 struct SilentClient final : Client {
   void send(Frame) override {}
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
 };
 
