@@ -12,7 +12,9 @@ server bot and a spectator. It checks what a player would notice:
 - a connection to a node that stays up is never dropped: its room moving to another node is
   told with a `notice`, and the game goes on over the same connection;
 - after every kill, every room that was still being played moves again, and every node's lobby
-  lists every room being played.
+  lists every room being played;
+- with local nodes, last, Redis itself is restarted under the nodes: the rooms pause and go on,
+  and nothing acknowledged is lost.
 
 Two ways to run it:
 
@@ -101,6 +103,14 @@ class LocalCluster:
             self.start(node)
         for node in self.ports:
             self.wait_ready(node)
+
+    def restart_redis(self):
+        """Redis stopped (it writes its append-only file out) and started again on the same
+        port and directory, as an operator restarting it would."""
+        self.redis.terminate()
+        self.redis.wait()
+        time.sleep(0.5)
+        self.start_redis()
 
     def start_redis(self):
         log = open(os.path.join(self.dir, "redis.log"), "a")
@@ -505,27 +515,40 @@ class Soak:
                 self.fail(f"no room was being played at kill {round_ + 1}")
                 continue
             victim = max(busy, key=busy.get)
-            before = dict(self.versions)
-            playing = [k for k, (_, _, ps) in self.rooms.items()
-                       if not all(p.done for p in ps)]
+            before = self.snapshot()
             print(f"kill {round_ + 1}: {victim} (owns {busy[victim]} rooms being played)", flush=True)
             self.cluster.kill(victim)
             await asyncio.sleep(0.5)
             await asyncio.to_thread(self.cluster.restart, victim)
-            # Every room that was being played moves again within lease + 10 s.
-            deadline = time.monotonic() + LEASE_MS / 1000 + 10
-            while time.monotonic() < deadline:
-                stuck = [k for k in playing if self.versions.get(k, -1) <= before.get(k, -1)
-                         and not all(p.done for p in self.rooms[k][2])]
-                if not stuck:
-                    break
-                await asyncio.sleep(0.2)
-            else:
-                self.fail(f"after killing {victim}, rooms did not move again: "
+            if await self.moved_on(before, f"killing {victim}"):
+                await self.check_lobby()
+        if hasattr(self.cluster, "restart_redis"):
+            await asyncio.sleep(self.args.interval)
+            before = self.snapshot()
+            print("restarting Redis", flush=True)
+            await asyncio.to_thread(self.cluster.restart_redis)
+            if await self.moved_on(before, "restarting Redis"):
+                await self.check_lobby()
+
+    def snapshot(self):
+        """The rooms being played now, with the highest version seen of each."""
+        return {k: self.versions.get(k, -1) for k, (_, _, ps) in self.rooms.items()
+                if not all(p.done for p in ps)}
+
+    async def moved_on(self, before, what):
+        """Whether every room of `before` moves again (or ends) within lease + 10 s."""
+        deadline = time.monotonic() + LEASE_MS / 1000 + 10
+        while True:
+            stuck = [k for k, v in before.items() if self.versions.get(k, -1) <= v
+                     and not all(p.done for p in self.rooms[k][2])]
+            if not stuck:
+                self.ok(f"after {what}, every room being played moved on")
+                return True
+            if time.monotonic() > deadline:
+                self.fail(f"after {what}, rooms did not move again: "
                           f"{[self.rooms[k][1] for k in stuck]}")
-                continue
-            self.ok(f"after killing {victim}, every room being played moved on")
-            await self.check_lobby()
+                return False
+            await asyncio.sleep(0.2)
 
     async def check_lobby(self):
         """Every node's lobby lists every room being played (each node publishes its rooms
@@ -610,16 +633,24 @@ class Soak:
                 self.kills_done.set()
 
         killing = asyncio.create_task(killer())
-        deadline = self.args.kills * (self.args.interval + LEASE_MS / 1000 + 12) + 60
-        try:
-            await asyncio.wait_for(asyncio.gather(*slots), deadline)
-        except asyncio.TimeoutError:
+        deadline = (self.args.kills + 1) * (self.args.interval + LEASE_MS / 1000 + 12) + 60
+        # The first failure ends the soak: what follows it would only be its echoes.
+        tasks = [asyncio.create_task(slot) for slot in slots]
+        done, pending = await asyncio.wait(tasks, timeout=deadline,
+                                           return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            if task.exception() is not None:
+                e = task.exception()
+                self.fail(str(e) or type(e).__name__)
+        if pending and not self.failures:
             unfinished = sorted({room for _, room, ps in self.rooms.values()
                                  if not all(p.done for p in ps)})
             self.fail(f"games not finished within {deadline:.0f} s: {unfinished}")
-        except Failed as e:
-            self.fail(str(e))
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         killing.cancel()
+        await asyncio.gather(killing, return_exceptions=True)
         players = [p for _, _, ps in self.rooms.values() for p in ps]
         if not self.failures:
             self.ok(f"{len(self.rooms)} games finished over {len(self.cluster.nodes())} nodes "
