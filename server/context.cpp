@@ -6,12 +6,21 @@
 namespace campfire::server {
 
 std::unique_ptr<ServerContext::Ticket> ServerContext::admit(const std::string& address) {
+  const bool proxy = proxies.trusts(address);
   std::lock_guard lock(mutex_);
   int& n = per_address_[address];
-  if (n >= config.max_connections_per_address) return nullptr;
+  if (n >= config.max_connections_per_address && !proxy) return nullptr;
   ++n;
   ++connections;
   return std::make_unique<Ticket>(*this, address);
+}
+
+std::unique_ptr<ServerContext::Ticket> ServerContext::client_behind(
+    std::unique_ptr<Ticket> proxy, std::string_view forwarded_for) {
+  if (forwarded_for.empty() || !proxies.trusts(proxy->address())) return proxy;
+  const auto client = ProxyTrust::client_address(forwarded_for);
+  if (!client) return proxy;
+  return admit(*client);
 }
 
 void ServerContext::release(const std::string& address) {
