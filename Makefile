@@ -65,8 +65,11 @@ arena: build
 	./build/default/bots/campfire-arena --lineup expert,basic --games 200 --jobs 2 $(ARENA_ARGS)
 
 # The container image (docker/Dockerfile), checked for real by docker/test.sh with Docker or
-# podman: health, a whole game over the published port, a room surviving a restart. Not part of
-# `make test`; container-deps installs podman, runc and debootstrap when there is no Docker engine.
+# podman: health, a whole game over the published port, a room surviving a restart; then the
+# cluster of docker/compose.cluster.yaml (Redis, three nodes, HAProxy) by docker/cluster_test.sh:
+# every game played through HAProxy while nodes are killed. Not part of `make test`;
+# container-deps installs podman, podman-compose, runc and debootstrap when there is no Docker
+# engine.
 container-deps:
 	@docker/deps.sh
 
@@ -74,6 +77,7 @@ container-test: deps container-deps
 	cmake --preset default
 	cmake --build --preset default --target campfire-bot
 	docker/test.sh build/default/clients/campfire-bot
+	docker/cluster_test.sh
 
 format:
 	find engine protocol server clients tests bench -name '*.[ch]pp' | xargs -r clang-format -i

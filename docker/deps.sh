@@ -13,7 +13,7 @@ if docker info >/dev/null 2>&1; then
 else
   engine=podman
   missing=()
-  for p in podman runc debootstrap uidmap slirp4netns fuse-overlayfs netavark aardvark-dns iptables curl; do
+  for p in podman podman-compose runc debootstrap uidmap slirp4netns fuse-overlayfs netavark aardvark-dns iptables curl; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
     [[ "$status" == "install ok installed" ]] || missing+=("$p")
   done

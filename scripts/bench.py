@@ -8,6 +8,10 @@ matrix runs --runs times; the table shows medians and the spread (min-max) over 
   scripts/bench.py                 the standard matrix (make bench)
   scripts/bench.py --quick         a small one that proves the harness works
   scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s and echo 10
+
+With redis-server installed it also measures a cluster (--cluster-rooms): one node on Redis, then
+three nodes with each room's seats spread over them, so that most seats reach their room through
+another node; the difference in latency is the forwarded hop's.
 """
 import argparse
 import json
@@ -73,9 +77,10 @@ def wait_port(port, proc, timeout=20):
 
 
 class Server:
-    """A campfire-server or echo server on a fresh port, stopped on exit."""
+    """A campfire-server or echo server on a fresh port, stopped on exit; `extra` flags make it
+    a node of a cluster."""
 
-    def __init__(self, args, binary, echo, pin):
+    def __init__(self, args, binary, echo, pin, extra=()):
         self.port = free_port()
         self.data = tempfile.mkdtemp(prefix="campfire-bench-")
         if echo:
@@ -84,7 +89,7 @@ class Server:
             cmd = [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--threads", "1",
                    "--bot-delay-ms", "0", "--log-level", "warn", "--data-dir", self.data,
                    "--max-connections-per-address", "100000", "--max-rooms", "100000",
-                   "--rate", "100000", "--burst", "100000"]
+                   "--rate", "100000", "--burst", "100000", *extra]
         self.proc = subprocess.Popen(pin + cmd, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True)
         wait_port(self.port, self.proc)
@@ -103,10 +108,13 @@ class Server:
 
 
 def load(args, pin, port, mode_args, extra=(), server_pid=None):
-    cmd = pin + [args.load, *map(str, mode_args), "--port", str(port),
+    """One campfire-load run; `port` and `server_pid` may be lists (a cluster's nodes)."""
+    ports = ",".join(map(str, port)) if isinstance(port, (list, tuple)) else str(port)
+    cmd = pin + [args.load, *map(str, mode_args), "--port", ports,
                  "--duration", str(args.duration), "--warmup", str(args.warmup), *map(str, extra)]
     if server_pid:
-        cmd += ["--server-pid", str(server_pid)]
+        pids = server_pid if isinstance(server_pid, (list, tuple)) else [server_pid]
+        cmd += ["--server-pid", ",".join(map(str, pids))]
     if getattr(args, "updates", None) and mode_args[0] in ("play", "rate"):
         cmd += ["--updates", args.updates]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 240)
@@ -163,6 +171,74 @@ def hold_cell(args, pin, conns):
         echo = load(args, pin.load, e.port, ["hold", conns, "--echo"],
                     ["--setup-timeout", 120], server_pid=e.proc.pid)
     return hold, echo
+
+
+class Redis:
+    """A redis-server on a fresh port and directory (append-only, synced on every write: what
+    the cluster's promise rests on), stopped and removed on exit."""
+
+    def __init__(self, pin):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="campfire-bench-redis-")
+        self.proc = subprocess.Popen(
+            pin + ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+                   self.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port, self.proc)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def cluster_cell(args, pin, game, seats, nodes):
+    """`play` against `nodes` nodes of one cluster, every server process on the server's core."""
+    rooms = args.cluster_rooms
+    with Redis(pin.server) as redis:
+        servers = []
+        try:
+            for i in range(nodes):
+                servers.append(Server(args, args.server, False, pin.server, [
+                    "--cluster", f"redis://127.0.0.1:{redis.port}", "--node-id", f"n{i + 1}"]))
+            return load(args, pin.load, [s.port for s in servers], ["play", rooms, seats],
+                        ["--game", game], server_pid=[s.proc.pid for s in servers])
+        finally:
+            for s in servers:
+                s.__exit__()
+
+
+def cluster_table(args, pin, out):
+    out("")
+    out(f"Cluster on one Redis (append-only, `appendfsync always`), {args.cluster_rooms} rooms of "
+        "4 seats playing Pinocchio, every node and Redis on the server's core. With three nodes "
+        "seat 0 creates each room on the next node in turn and the other seats connect to the "
+        "nodes after it, so three seats in four reach their room through another node.")
+    out("")
+    out("| nodes | actions/s | server µs/action | p50 ms | p99 ms | p50/p99 ms on the room's node "
+        "| p50/p99 ms forwarded | refused/failed |")
+    out("|---|---|---|---|---|---|---|---|")
+    for nodes in (1, 3):
+        runs = [cluster_cell(args, pin, "pinocchio", 4, nodes) for _ in range(args.runs)]
+
+        def col(key, scale=1.0):
+            return med([r[key] * scale for r in runs if key in r])
+
+        refused = sum(int(r.get("errors", 0)) for r in runs)
+        failed = sum(int(r.get("failures", 0)) for r in runs)
+        broken = [r.get("error") for r in runs if "error" in r]
+        split = ("-", "-") if nodes == 1 else (
+            f"{col('direct_p50_us', 1e-3)}/{col('direct_p99_us', 1e-3)}",
+            f"{col('forwarded_p50_us', 1e-3)}/{col('forwarded_p99_us', 1e-3)}")
+        out(f"| {nodes} | {col('actions_per_s')} | {col('server_us_per_action')} "
+            f"| {col('p50_us', 1e-3)} | {col('p99_us', 1e-3)} | {split[0]} | {split[1]} "
+            f"| {refused}/{failed}{' ' + broken[0] if broken else ''} |")
+        sys.stderr.write(f"done: cluster of {nodes}\n")
+    out("")
+    out("server µs/action: CPU time of every node together per action (Redis not counted).")
 
 
 def med(values):
@@ -231,6 +307,8 @@ def main():
     p.add_argument("--rate-levels", type=int, nargs="*", default=[10, 50, 80])
     p.add_argument("--updates", choices=["state", "combined", "patch"],
                    help="what the players' hello asks for (campfire-load's own default when absent)")
+    p.add_argument("--cluster-rooms", type=int, default=100,
+                   help="rooms for the cluster rows (0: no cluster rows)")
     p.add_argument("--quick", action="store_true", help="one run, small scale")
     p.add_argument("--smoke", action="store_true", help="the ctest check")
     p.add_argument("--verbose", action="store_true")
@@ -315,6 +393,8 @@ def main():
             f"| {med([e['bytes_per_conn'] for e in echoes if 'bytes_per_conn' in e])} | {ratio} "
             f"| {ready} | {errors} |")
         sys.stderr.write(f"done: hold {conns}\n")
+    if args.cluster_rooms > 0 and shutil.which("redis-server"):
+        cluster_table(args, pin, out)
     out("")
     out(f"Load average after: {loadavg()}.")
     text = "\n".join(lines)

@@ -10,6 +10,7 @@
 
 #include "server/cluster/directory.hpp"
 #include "server/cluster/redis.hpp"
+#include "server/proxy_trust.hpp"
 
 namespace campfire::server {
 
@@ -154,6 +155,11 @@ Config parse_config(int argc, char** argv) {
                  "origins whose pages may open a WebSocket, comma-separated (default: any)")
       ->envname("CAMPFIRE_ALLOWED_ORIGINS")
       ->delimiter(',');
+  app.add_option("--trusted-proxies", c.trusted_proxies,
+                 "load balancers whose X-Forwarded-For names the client (addresses or networks "
+                 "such as 10.0.0.0/8, comma-separated; default: none)")
+      ->envname("CAMPFIRE_TRUSTED_PROXIES")
+      ->delimiter(',');
   app.add_option("--admin-token", c.admin_token,
                  "bearer token of the admin API (default: admin API off)")
       ->envname("CAMPFIRE_ADMIN_TOKEN");
@@ -207,6 +213,9 @@ Config parse_config(int argc, char** argv) {
             "--allowed-origins",
             "each origin is scheme://host[:port], e.g. https://cards.example.org");
       }
+    }
+    if (std::string why; !ProxyTrust::parse(c.trusted_proxies, &why)) {
+      throw CLI::ValidationError("--trusted-proxies", why);
     }
     if (!c.admin_token.empty() && c.admin_token.size() < 16) {
       throw CLI::ValidationError("--admin-token", "use at least 16 characters");

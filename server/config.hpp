@@ -52,6 +52,9 @@ struct Config {
   std::string tls_key;
   // Origins (scheme://host[:port]) whose pages may open a WebSocket; empty: any origin.
   std::vector<std::string> allowed_origins;
+  // Load balancers (addresses or networks, e.g. 10.0.0.0/8) whose X-Forwarded-For names the
+  // client a WebSocket is for; empty: every peer is the client itself.
+  std::vector<std::string> trusted_proxies;
   // Bearer token of the admin API under /api/admin/; empty: the admin API is off.
   std::string admin_token;
   // The journal: every room and accepted action, kept so a restart loses nothing.

@@ -13,7 +13,8 @@ ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
       cluster(cfg.cluster.empty() ? nullptr : std::make_unique<ClusterNode>(cfg)),
       journal(cluster ? cluster->make_journal()
                       : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
-      lobby(io, cfg, *journal, metrics) {
+      lobby(io, cfg, *journal, metrics),
+      proxies(ProxyTrust::parse(cfg.trusted_proxies, nullptr).value_or(ProxyTrust())) {
   journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {
     metrics.observe_journal_write(took);
   };
@@ -30,12 +31,21 @@ ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
 ServerContext::~ServerContext() = default;
 
 std::unique_ptr<ServerContext::Ticket> ServerContext::admit(const std::string& address) {
+  const bool proxy = proxies.trusts(address);
   std::lock_guard lock(mutex_);
   int& n = per_address_[address];
-  if (n >= config.max_connections_per_address) return nullptr;
+  if (n >= config.max_connections_per_address && !proxy) return nullptr;
   ++n;
   ++connections;
   return std::make_unique<Ticket>(*this, address);
+}
+
+std::unique_ptr<ServerContext::Ticket> ServerContext::client_behind(
+    std::unique_ptr<Ticket> proxy, std::string_view forwarded_for) {
+  if (forwarded_for.empty() || !proxies.trusts(proxy->address())) return proxy;
+  const auto client = ProxyTrust::client_address(forwarded_for);
+  if (!client) return proxy;
+  return admit(*client);
 }
 
 void ServerContext::release(const std::string& address) {

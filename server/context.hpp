@@ -20,6 +20,7 @@
 #include "server/config.hpp"
 #include "server/lobby.hpp"
 #include "server/metrics.hpp"
+#include "server/proxy_trust.hpp"
 
 namespace boost::asio::ssl {
 class context;
@@ -48,6 +49,8 @@ class ServerContext {
   // Destroyed by the server before the io_context (its completions post to rooms' strands).
   std::unique_ptr<Journal> journal;
   Lobby lobby;
+  // The load balancers allowed to name a connection's client (--trusted-proxies).
+  const ProxyTrust proxies;
   // Set when the server has a certificate: every connection is then TLS.
   std::shared_ptr<boost::asio::ssl::context> tls;
   std::atomic<std::size_t> connections{0};
@@ -56,7 +59,9 @@ class ServerContext {
   // here. Null for one process alone.
   std::unique_ptr<Forwarding> forwarding;
 
-  // Per-address connection counting; a Ticket gives its place back when destroyed.
+  // Per-address connection counting; a Ticket gives its place back when destroyed. A trusted
+  // proxy's own connections are counted but not limited: each is charged to its client's
+  // address once the client is known (client_behind).
   class Ticket {
    public:
     Ticket(ServerContext& ctx, std::string address) : ctx_(ctx), address_(std::move(address)) {}
@@ -70,6 +75,11 @@ class ServerContext {
     std::string address_;
   };
   std::unique_ptr<Ticket> admit(const std::string& address);
+  // The ticket of the client a trusted proxy's connection is for, from the request's
+  // X-Forwarded-For; `proxy` itself when its peer is no trusted proxy or names no client; null
+  // when that client's address has no connection left.
+  std::unique_ptr<Ticket> client_behind(std::unique_ptr<Ticket> proxy,
+                                        std::string_view forwarded_for);
 
   // Rejoin attempts per address, a token bucket (Config::bad_token_burst and
   // bad_tokens_per_minute) that only wrong tokens spend. A rejoin holds one unit of its

@@ -549,6 +549,20 @@ void HttpSession<Stream>::upgrade(Request&& req) {
     res.keep_alive(false);
     return write(std::move(res));
   }
+  // Behind a trusted load balancer the connection is the client's it names, and counts
+  // against that client's address from here on.
+  const std::string peer = ticket_->address();
+  ticket_ = ctx_.client_behind(std::move(ticket_), req["X-Forwarded-For"]);
+  if (!ticket_) {
+    ctx_.metrics.connection_refused();
+    spdlog::warn("{} (through {}): too many connections from this address",
+                 ProxyTrust::client_address(req["X-Forwarded-For"]).value_or("?"),
+                 peer);
+    auto res = text_response(req, http::status::service_unavailable, "text/plain",
+                             "too many connections from your address\n");
+    res.keep_alive(false);
+    return write(std::move(res));
+  }
   beast::get_lowest_layer(stream_).expires_never();
   if constexpr (kTls<Stream>) {
     std::make_shared<WebSocketSession>(std::move(stream_), ctx_, std::move(ticket_))

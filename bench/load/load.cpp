@@ -42,7 +42,9 @@ enum class Mode { kHold, kPlay, kRate, kEcho };
 struct Options {
   Mode mode = Mode::kPlay;
   std::string host = "127.0.0.1";
-  std::uint16_t port = 8080;
+  // One port, or a cluster's nodes: each room's creator connects to the next node in turn and
+  // the other seats to the nodes after it, so most seats reach their room through another node.
+  std::vector<std::uint16_t> ports;
   std::string game = "pinocchio";
   int seats = 4;
   long connections = 0;  // hold and echo
@@ -52,7 +54,7 @@ struct Options {
   double warmup = 1;
   double setup_timeout = 60;
   int threads = 1;
-  int server_pid = 0;
+  std::vector<int> server_pids;  // the server, or every node of a cluster
   std::size_t frame_bytes = 512;  // echo payload
   int connect_window = 256;       // connections being opened at once per thread
   bool echo_target = false;       // hold against the bare echo server
@@ -68,6 +70,10 @@ struct Stats {
   std::uint64_t failures = 0;  // connections that failed or closed
   std::map<std::string, std::uint64_t> error_codes;
   std::vector<std::uint32_t> latencies_us;
+  // With several nodes, the same latencies split by whether the seat is connected to the node
+  // that owns its room or reaches it through another.
+  std::vector<std::uint32_t> direct_us;
+  std::vector<std::uint32_t> forwarded_us;
 
   void merge(const Stats& o) {
     frames += o.frames;
@@ -77,13 +83,15 @@ struct Stats {
     failures += o.failures;
     for (const auto& [k, v] : o.error_codes) error_codes[k] += v;
     latencies_us.insert(latencies_us.end(), o.latencies_us.begin(), o.latencies_us.end());
+    direct_us.insert(direct_us.end(), o.direct_us.begin(), o.direct_us.end());
+    forwarded_us.insert(forwarded_us.end(), o.forwarded_us.begin(), o.forwarded_us.end());
   }
 };
 
 // Shared by every thread: what to do and when the measured window is.
 struct Run {
   Options opt;
-  tcp::endpoint endpoint;
+  std::vector<tcp::endpoint> endpoints;
   std::atomic<long> ready{0};  // tables started, or echo connections open
   std::atomic<Clock::rep> from{Clock::time_point::max().time_since_epoch().count()};
   std::atomic<Clock::rep> until{Clock::time_point::max().time_since_epoch().count()};
@@ -174,7 +182,9 @@ class Table;
 template <class Derived>
 class Connection : public std::enable_shared_from_this<Derived> {
  public:
-  explicit Connection(Worker& worker) : worker_(worker), ws_(worker.ioc()) {}
+  // `node`: which of the run's endpoints to connect to.
+  Connection(Worker& worker, std::size_t node)
+      : worker_(worker), node_(node), ws_(worker.ioc()) {}
 
   void run() {
     worker_.admit([self = this->shared_from_this()] { self->do_connect(); });
@@ -191,7 +201,7 @@ class Connection : public std::enable_shared_from_this<Derived> {
 
   void do_connect() {
     beast::get_lowest_layer(ws_).async_connect(
-        worker_.run().endpoint,
+        worker_.run().endpoints[node_],
         beast::bind_front_handler(&Connection::on_connect, this->shared_from_this()));
   }
   void on_connect(beast::error_code ec) {
@@ -255,6 +265,7 @@ class Connection : public std::enable_shared_from_this<Derived> {
   }
 
   Worker& worker_;
+  std::size_t node_;
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
@@ -265,8 +276,9 @@ class Connection : public std::enable_shared_from_this<Derived> {
 // One player: greets, takes a seat at its table, and plays a random legal move whenever it may.
 class Seat : public Connection<Seat> {
  public:
-  Seat(Worker& worker, Table& table, int index)
-      : Connection<Seat>(worker), table_(table), index_(index) {}
+  // `forwarded`: its node is not the room's (the node seat 0 creates the room on).
+  Seat(Worker& worker, Table& table, int index, std::size_t node, bool forwarded)
+      : Connection<Seat>(worker, node), table_(table), index_(index), forwarded_(forwarded) {}
 
   void on_open() {
     send(R"({"type":"hello","id":)" + std::to_string(next_id_++) +
@@ -300,6 +312,7 @@ class Seat : public Connection<Seat> {
 
   Table& table_;
   int index_;
+  bool forwarded_;
   std::string room_;
   long long next_id_ = 1;
   long long start_id_ = -1;
@@ -320,8 +333,14 @@ class Seat : public Connection<Seat> {
 // starts it, and when the game is over the same players open a fresh room.
 class Table {
  public:
-  Table(Worker& worker, int seats) : worker_(worker) {
-    for (int i = 0; i < seats; ++i) seats_.push_back(std::make_shared<Seat>(worker, *this, i));
+  // Table `number` of the run: its seat i connects to node (number + i) mod the node count.
+  Table(Worker& worker, int seats, long number) : worker_(worker) {
+    const std::size_t nodes = worker.run().endpoints.size();
+    const std::size_t home = static_cast<std::size_t>(number) % nodes;
+    for (int i = 0; i < seats; ++i) {
+      const std::size_t node = (home + static_cast<std::size_t>(i)) % nodes;
+      seats_.push_back(std::make_shared<Seat>(worker, *this, i, node, node != home));
+    }
   }
   void run() {
     for (auto& s : seats_) s->run();
@@ -434,7 +453,12 @@ void Seat::on_state(std::string_view room, long long version, std::optional<std:
     pending_ = false;
     if (worker_.run().measuring(now)) {
       const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - sent_at_);
-      worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
+      const auto sample = static_cast<std::uint32_t>(us.count());
+      Stats& stats = worker_.stats();
+      stats.latencies_us.push_back(sample);
+      if (worker_.run().endpoints.size() > 1) {
+        (forwarded_ ? stats.forwarded_us : stats.direct_us).push_back(sample);
+      }
     }
   }
   if (!legal_kept) legal_.clear();
@@ -520,8 +544,8 @@ void Worker::drain() {
 // sends one and then stays idle.
 class EchoClient : public Connection<EchoClient> {
  public:
-  EchoClient(Worker& worker, const std::string& payload)
-      : Connection<EchoClient>(worker), payload_(payload) {}
+  EchoClient(Worker& worker, const std::string& payload, std::size_t node)
+      : Connection<EchoClient>(worker, node), payload_(payload) {}
 
   void on_open() {
     worker_.run().ready.fetch_add(1);
@@ -543,9 +567,8 @@ class EchoClient : public Connection<EchoClient> {
   Clock::time_point sent_at_{};
 };
 
-// CPU seconds (user + system) used so far by process `pid` (0: none) and by this process.
+// CPU seconds (user + system) used so far by process `pid` and by this process.
 double cpu_seconds(int pid) {
-  if (pid <= 0) return 0;
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // Fields after the command name (which may hold spaces) start after the last ')'.
@@ -573,13 +596,20 @@ double own_cpu_seconds() {
 }
 
 long rss_kb(int pid) {
-  if (pid <= 0) return 0;
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
   }
   return 0;
+}
+
+// Summed over every process in `pids` (none: 0).
+template <class F>
+auto sum_over(const std::vector<int>& pids, F f) {
+  decltype(f(0)) total = 0;
+  for (const int pid : pids) total += f(pid);
+  return total;
 }
 
 double percentile(const std::vector<std::uint32_t>& sorted, double p) {
@@ -603,7 +633,12 @@ int main_load(int argc, char** argv) {
       ->check(CLI::IsMember({"hold", "play", "rate", "echo"}));
   app.add_option("args", args, "the mode's numbers");
   app.add_option("--host", opt.host, "server address");
-  app.add_option("--port", opt.port, "server port")->required();
+  app.add_option("--port", opt.ports,
+                 "server port; several (comma-separated) for the nodes of a cluster: seat 0 "
+                 "creates each room on the next node in turn, the other seats connect to the "
+                 "nodes after it and reach the room through theirs")
+      ->required()
+      ->delimiter(',');
   app.add_option("--game", opt.game, "game id for hold, play and rate");
   app.add_option("--seats", opt.seats, "seats per room (hold and rate)");
   app.add_option("--rooms", opt.rooms, "rooms (rate)");
@@ -611,7 +646,10 @@ int main_load(int argc, char** argv) {
   app.add_option("--warmup", opt.warmup, "seconds before measuring");
   app.add_option("--setup-timeout", opt.setup_timeout, "seconds allowed to connect and seat");
   app.add_option("--threads", opt.threads, "client threads")->check(CLI::Range(1, 64));
-  app.add_option("--server-pid", opt.server_pid, "server process whose memory to report");
+  app.add_option("--server-pid", opt.server_pids,
+                 "server process whose CPU and memory to report (comma-separated: every node's, "
+                 "summed)")
+      ->delimiter(',');
   app.add_option("--size", opt.frame_bytes, "echo frame size in bytes")
       ->check(CLI::Range(16, 65000));
   app.add_option("--connect-window", opt.connect_window, "connections opened at once per thread");
@@ -647,7 +685,9 @@ int main_load(int argc, char** argv) {
     opt.mode = Mode::kEcho;
     opt.connections = static_cast<long>(args[0]);
   }
-  run.endpoint = tcp::endpoint(asio::ip::make_address(opt.host), opt.port);
+  for (const auto port : opt.ports) {
+    run.endpoints.emplace_back(asio::ip::make_address(opt.host), port);
+  }
   const bool echo = opt.mode == Mode::kEcho || (opt.mode == Mode::kHold && opt.echo_target);
 
   std::vector<std::unique_ptr<Worker>> workers;
@@ -656,7 +696,8 @@ int main_load(int argc, char** argv) {
     if (opt.mode == Mode::kRate) workers.back()->set_rate(opt.rate / opt.threads);
   }
 
-  const long rss_before = rss_kb(opt.server_pid);
+  const auto& pids = opt.server_pids;
+  const long rss_before = sum_over(pids, rss_kb);
   // Echo frames look like protocol frames: a JSON object of the asked size.
   std::string payload = R"({"type":"echo","pad":")";
   payload += std::string(
@@ -670,14 +711,15 @@ int main_load(int argc, char** argv) {
   if (echo) {
     for (long i = 0; i < opt.connections; ++i) {
       auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
-      echoes.push_back(std::make_shared<EchoClient>(w, payload));
+      echoes.push_back(std::make_shared<EchoClient>(
+          w, payload, static_cast<std::size_t>(i) % run.endpoints.size()));
     }
     expected = connections = opt.connections;
   } else {
     const long count = opt.mode == Mode::kHold ? opt.connections / opt.seats : opt.rooms;
     for (long i = 0; i < count; ++i) {
       auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
-      tables.push_back(std::make_unique<Table>(w, opt.seats));
+      tables.push_back(std::make_unique<Table>(w, opt.seats, i));
     }
     expected = count;
     connections = count * opt.seats;
@@ -702,7 +744,7 @@ int main_load(int argc, char** argv) {
   long rss_after = 0;
   if (opt.mode == Mode::kHold) {
     sleep_for(1.0);  // let the last joins and states settle
-    rss_after = rss_kb(opt.server_pid);
+    rss_after = sum_over(pids, rss_kb);
   }
   const auto from = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(opt.warmup));
@@ -713,13 +755,13 @@ int main_load(int argc, char** argv) {
   // How busy the server and this generator were while measuring: a side near 100% of its core
   // is the bottleneck.
   std::this_thread::sleep_until(from);
-  const double server_cpu_from = cpu_seconds(opt.server_pid);
+  const double server_cpu_from = sum_over(pids, cpu_seconds);
   const double own_cpu_from = own_cpu_seconds();
   std::this_thread::sleep_until(until);
-  const double server_cpu = cpu_seconds(opt.server_pid) - server_cpu_from;
+  const double server_cpu = sum_over(pids, cpu_seconds) - server_cpu_from;
   const double own_cpu = own_cpu_seconds() - own_cpu_from;
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  if (opt.mode == Mode::kHold) rss_after = std::max(rss_after, rss_kb(opt.server_pid));
+  if (opt.mode == Mode::kHold) rss_after = std::max(rss_after, sum_over(pids, rss_kb));
 
   // Stop the threads; their statistics are then safe to read.
   for (auto& w : workers) w->ioc().stop();
@@ -727,6 +769,8 @@ int main_load(int argc, char** argv) {
   Stats total;
   for (auto& w : workers) total.merge(w->stats());
   std::sort(total.latencies_us.begin(), total.latencies_us.end());
+  std::sort(total.direct_us.begin(), total.direct_us.end());
+  std::sort(total.forwarded_us.begin(), total.forwarded_us.end());
 
   const double secs = opt.duration;
   const double samples = static_cast<double>(total.latencies_us.size());
@@ -744,8 +788,15 @@ int main_load(int argc, char** argv) {
         static_cast<unsigned long long>(total.games));
     std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
                 percentile(total.latencies_us, 0.99), percentile(total.latencies_us, 0.999));
+    if (run.endpoints.size() > 1) {
+      std::printf(" nodes=%zu direct_p50_us=%.0f direct_p99_us=%.0f forwarded_p50_us=%.0f"
+                  " forwarded_p99_us=%.0f",
+                  run.endpoints.size(), percentile(total.direct_us, 0.5),
+                  percentile(total.direct_us, 0.99), percentile(total.forwarded_us, 0.5),
+                  percentile(total.forwarded_us, 0.99));
+    }
     std::printf(" load_cpu_pct=%.0f", 100.0 * own_cpu / secs);
-    if (opt.server_pid > 0) {
+    if (!pids.empty()) {
       std::printf(" server_cpu_pct=%.0f", 100.0 * server_cpu / secs);
       if (opt.mode != Mode::kEcho && samples > 0) {
         std::printf(" server_us_per_action=%.0f", 1e6 * server_cpu / samples);

@@ -42,6 +42,12 @@ class Wire {
   websocket::stream<beast::tcp_stream>& ws() { return ws_; }
 
   void upgrade() { ws_.handshake("127.0.0.1", "/ws"); }
+  // The upgrade as a load balancer sends it for a client.
+  void upgrade_for(const std::string& forwarded_for) {
+    ws_.set_option(websocket::stream_base::decorator(
+        [forwarded_for](websocket::request_type& req) { req.set("X-Forwarded-For", forwarded_for); }));
+    ws_.handshake("127.0.0.1", "/ws");
+  }
 
   // Reads raw bytes (no WebSocket layer, so pings go unanswered) until the server ends the
   // connection; true when it did within `limit`.
@@ -226,6 +232,42 @@ class HostileTest : public ServerTest {
     EXPECT_EQ(seen, n);
   }
 };
+
+// Behind a trusted load balancer every connection comes from the balancer's address: the limit
+// applies to each client it names, so one client's flood leaves the others their connections.
+// The client's own claims (earlier X-Forwarded-For entries) count for nothing, and so does the
+// header from a peer that is not trusted.
+TEST_F(HostileTest, BehindATrustedProxyEachClientHasItsOwnLimit) {
+  Config c = test_config();
+  c.max_connections_per_address = 2;
+  c.trusted_proxies = {"127.0.0.1/32"};
+  start_server(c);
+  std::vector<std::unique_ptr<Wire>> held;
+  for (const char* client : {"203.0.113.1", "203.0.113.2", "203.0.113.1", "203.0.113.2",
+                             "203.0.113.1, 203.0.113.3", "198.51.100.7, 203.0.113.3"}) {
+    held.push_back(std::make_unique<Wire>(port_, "127.0.0.1"));
+    EXPECT_NO_THROW(held.back()->upgrade_for(client)) << client;
+  }
+  expect_connections(6);
+  for (const char* client : {"203.0.113.1", "203.0.113.2", "203.0.113.3"}) {
+    Wire over(port_, "127.0.0.1");
+    EXPECT_THROW(over.upgrade_for(client), boost::system::system_error)
+        << client << " has used its two connections";
+  }
+  Wire fourth(port_, "127.0.0.1");
+  fourth.upgrade_for("203.0.113.4");
+  fourth.hello("Fourth");
+
+  // An untrusted peer is counted as itself, whatever it claims.
+  Wire first(port_, "127.0.0.2");
+  first.upgrade_for("203.0.113.9");
+  Wire second(port_, "127.0.0.2");
+  second.upgrade_for("203.0.113.10");
+  Wire third(port_, "127.0.0.2");
+  EXPECT_TRUE(third.closed_within(2s)) << "127.0.0.2 has used its two connections";
+  held.clear();
+  expect_other_room_plays();
+}
 
 TEST_F(HostileTest, ConnectionFloodFromOneAddressIsRefusedOthersServed) {
   Config c = test_config();
