@@ -223,6 +223,32 @@ std::uint64_t Forwarding::attach(std::weak_ptr<Remote> remote) {
 void Forwarding::detach(std::uint64_t conn) {
   std::lock_guard lock(mutex_);
   remotes_.erase(conn);
+  std::erase_if(following_, [&](const auto& f) { return f.second == conn; });
+}
+
+void Forwarding::follow(const std::string& room, std::uint64_t conn, bool waiting) {
+  std::lock_guard lock(mutex_);
+  auto [first, last] = following_.equal_range(room);
+  for (auto it = first; it != last; ++it) {
+    if (it->second != conn) continue;
+    if (!waiting) following_.erase(it);
+    return;
+  }
+  if (waiting) following_.emplace(room, conn);
+}
+
+void Forwarding::tell_claimed(const std::string& room) {
+  std::vector<std::shared_ptr<Remote>> told;
+  {
+    std::lock_guard lock(mutex_);
+    auto [first, last] = following_.equal_range(room);
+    for (auto it = first; it != last; ++it) {
+      auto r = remotes_.find(it->second);
+      if (r == remotes_.end()) continue;
+      if (auto remote = r->second.lock()) told.push_back(std::move(remote));
+    }
+  }
+  for (auto& r : told) r->room_claimed(room);
 }
 
 void Forwarding::request(const std::string& node, std::uint64_t conn, std::int64_t seq,
@@ -308,7 +334,7 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
       if (auto r = remote(item.conn)) r->remote_evicted(from.node, item.room);
       return;
     case BusItem::Kind::kClaimed:
-      for (auto& r : remotes()) r->room_claimed(item.room);
+      tell_claimed(item.room);
       return;
     default:
       return;
@@ -341,7 +367,7 @@ void Forwarding::claimed(const std::string& room) {
   item.kind = BusItem::Kind::kClaimed;
   item.room = room;
   bus_.send("", std::move(item));
-  for (auto& r : remotes()) r->room_claimed(room);
+  tell_claimed(room);
 }
 
 void Forwarding::clear() {

@@ -42,7 +42,7 @@ class Forwarding {
     virtual void remote_evicted(const std::string& node, const std::string& room) = 0;
     // Node `node` is gone (its lease lapsed, or it restarted).
     virtual void node_gone(const std::string& node) = 0;
-    // Room `room` has a new owner.
+    // Room `room`, which the connection follows (see follow()), has a new owner.
     virtual void room_claimed(const std::string& room) = 0;
   };
 
@@ -64,6 +64,10 @@ class Forwarding {
   // Tells `node` that connection `conn` left `room` (empty: the connection closed).
   void gone(const std::string& node, std::uint64_t conn, const std::string& room);
 
+  // Connection `conn` follows `room` to its new owner (`waiting`), or no longer does: only
+  // those hear that the room was claimed.
+  void follow(const std::string& room, std::uint64_t conn, bool waiting);
+
   // From the directory: another node is gone; this node now owns `room`.
   void node_gone(const std::string& node);
   void claimed(const std::string& room);
@@ -75,6 +79,7 @@ class Forwarding {
   void receive(const cluster::BusSender& from, cluster::BusItem item);
   std::shared_ptr<Remote> remote(std::uint64_t conn) const;
   std::vector<std::shared_ptr<Remote>> remotes() const;
+  void tell_claimed(const std::string& room);
 
   ServerContext& ctx_;
   cluster::Bus& bus_;
@@ -82,6 +87,7 @@ class Forwarding {
   mutable std::mutex mutex_;
   std::uint64_t next_conn_;
   std::unordered_map<std::uint64_t, std::weak_ptr<Remote>> remotes_;
+  std::multimap<std::string, std::uint64_t> following_;  // room -> connections following it
   // Proxies of other nodes' connections: (node, its connection number) -> proxy.
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<ForwardedClient>> proxies_;
 };

@@ -359,6 +359,7 @@ void WebSocketSession::tell_room_gone() {
     forwarded_->proxies.clear();
     forwarded_->patience.cancel();
     forwarded_->move_timer.cancel();
+    if (forwarded_->moving) ctx_.forwarding->follow(room_code_, forwarded_->conn, false);
     forwarded_->moving = false;
     if (!forwarded_->node.empty()) {
       forwarded_->node.clear();
@@ -596,6 +597,7 @@ void WebSocketSession::start_move(const std::string& dead) {
   f.node.clear();
   f.told = false;
   f.moving_since = std::chrono::steady_clock::now();
+  ctx_.forwarding->follow(room_code_, f.conn, true);
   try_move();
 }
 
@@ -684,6 +686,7 @@ void WebSocketSession::end_move(bool found) {
   Forwarded& f = *forwarded_;
   f.moving = false;
   f.move_timer.cancel();
+  ctx_.forwarding->follow(room_code_, f.conn, false);
   if (found) {
     spdlog::info("{}: room {} found again{}", address_, room_code_,
                  f.node.empty() ? " on this node" : " on node " + f.node);

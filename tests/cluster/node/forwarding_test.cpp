@@ -1,0 +1,356 @@
+// Any node serves any client, for real: campfire-server nodes on a real redis-server, and clients
+// of one node in rooms another node owns. A client on node B plays a whole game of node A's room
+// beside a client on A; spectates and rejoins through B; its connection closing is a disconnect
+// on A; and when A is killed with SIGKILL it keeps its connection, is told the room moved, and
+// plays to the end on the new owner; when B is killed, A counts its connections as gone. A
+// request forwarded to a dead node is answered with an error.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "engine/core/match.hpp"
+#include "engine/core/registry.hpp"
+#include "tests/cluster/node/node_fixture.hpp"
+
+namespace campfire::server::testing {
+namespace {
+
+using Player = ClusterPlayer;
+
+class ClusterForwardingTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = fresh_temp_dir("campfire-forward"); }
+  void TearDown() override {
+    if (!HasFailure()) std::filesystem::remove_all(dir_);
+  }
+
+  // Starts node `id` on a free port.
+  std::uint16_t start(const std::string& id) {
+    const std::uint16_t port = free_tcp_port();
+    nodes_[id] = std::make_unique<NodeProcess>(dir_, node_flags(*redis_, id, port));
+    if (!nodes_[id]->ready(port)) throw std::runtime_error("node " + id + " did not start");
+    return port;
+  }
+  std::string logs() const {
+    std::string all;
+    for (const auto& [id, node] : nodes_) all += "---- node " + id + "\n" + node->log();
+    return all;
+  }
+
+  // A room made on the node at `port` with nobody seated (the players join it from anywhere).
+  static std::string make_room(std::uint16_t port, int seats, int seed) {
+    auto maker = greet(port, "Maker");
+    const auto created = maker->request({{"type", "create_room"},
+                                         {"game", "pinocchio"},
+                                         {"seats", seats},
+                                         {"seed", seed},
+                                         {"join", false}});
+    if (!created || created->value("type", "") != "created") {
+      throw std::runtime_error("no room: " + (created ? created->dump() : "no reply"));
+    }
+    return created->at("room");
+  }
+
+  static void join(Player& p, const std::string& code) {
+    const auto joined = p.conn->request({{"type", "join"}, {"room", code}});
+    ASSERT_TRUE(joined && joined->value("type", "") == "joined")
+        << (joined ? joined->dump() : "no reply");
+    p.code = code;
+    p.token = joined->at("token");
+    p.seat = joined->at("seat");
+  }
+
+  // Every move a player saw acknowledged is in the replay at its place, by its seat.
+  static void expect_in_replay(const json& log, const Player& p) {
+    for (const auto& [index, action] : p.acked) {
+      ASSERT_LT(static_cast<std::size_t>(index), log.size());
+      EXPECT_EQ(log[static_cast<std::size_t>(index)]["seat"], p.seat) << "#" << index;
+      EXPECT_EQ(log[static_cast<std::size_t>(index)]["action"], action) << "#" << index;
+    }
+  }
+
+  static json replay(std::uint16_t port, const std::string& code) {
+    const auto [status, body] = http_get(port, "/api/replays/" + code);
+    if (status != 200) throw std::runtime_error("no replay: " + body);
+    return json::parse(body);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<RedisServer> redis_ = std::make_unique<RedisServer>();
+  std::map<std::string, std::unique_ptr<NodeProcess>> nodes_;
+};
+
+// Both players play in turn until both have seen the end (or `span` passes).
+void play_both(Player& a, Player& b, std::chrono::milliseconds span) {
+  const auto until = std::chrono::steady_clock::now() + span;
+  while (std::chrono::steady_clock::now() < until && !(a.over && b.over)) {
+    if (auto m = a.conn->receive(5ms)) a.on_message(*m);
+    if (auto m = b.conn->receive(5ms)) b.on_message(*m);
+  }
+}
+
+TEST_F(ClusterForwardingTest, AClientOnAnotherNodePlaysAWholeGameBesideOneOnTheOwner) {
+  const std::uint16_t port_a = start("a");
+  const std::uint16_t port_b = start("b");
+  const std::string code = make_room(port_a, 3, 5);
+  EXPECT_EQ(owner_of(*redis_, code), "a");
+
+  Player ann;
+  ann.conn = greet(port_a, "Ann");
+  ASSERT_NO_FATAL_FAILURE(join(ann, code));
+  Player bob;
+  bob.conn = greet(port_b, "Bob");
+  ASSERT_NO_FATAL_FAILURE(join(bob, code));
+  EXPECT_NE(ann.seat, bob.seat);
+
+  // Requests of every kind go through node B as they would on A.
+  const auto bot = bob.conn->request({{"type", "add_bot"}, {"room", code}});
+  ASSERT_TRUE(bot && bot->value("type", "") == "ok") << (bot ? bot->dump() : "no reply");
+  const auto chat = bob.conn->request({{"type", "chat"}, {"room", code}, {"text", "hi from b"}});
+  ASSERT_TRUE(chat && chat->value("type", "") == "ok") << (chat ? chat->dump() : "no reply");
+  bool heard = false;
+  for (int i = 0; i < 50 && !heard; ++i) {
+    auto m = ann.conn->receive(200ms);
+    if (m && m->value("type", "") == "chat") {
+      heard = m->value("text", "") == "hi from b" && m->value("name", "") == "Bob";
+    }
+  }
+  EXPECT_TRUE(heard) << "the player on A did not hear the chat sent through B";
+  // A new name in a hello through B renames the seat on A.
+  const auto renamed = bob.conn->request({{"type", "hello"}, {"protocol", 1}, {"name", "Bobby"}});
+  ASSERT_TRUE(renamed && renamed->value("type", "") == "welcome");
+  ASSERT_EQ(
+      bob.conn->request({{"type", "chat"}, {"room", code}, {"text", "again"}})->value("type", ""),
+      "ok");
+  heard = false;
+  for (int i = 0; i < 50 && !heard; ++i) {
+    auto m = ann.conn->receive(200ms);
+    if (m && m->value("type", "") == "chat") {
+      heard = m->value("text", "") == "again" && m->value("name", "") == "Bobby";
+    }
+  }
+  EXPECT_TRUE(heard) << "the rename through B did not reach the seat on A";
+  const auto sync = bob.conn->request({{"type", "sync"}, {"room", code}});
+  ASSERT_TRUE(sync && sync->value("type", "") == "ok") << (sync ? sync->dump() : "no reply");
+  const auto started = bob.conn->request({{"type", "start"}, {"room", code}});
+  ASSERT_TRUE(started && started->value("type", "") == "ok")
+      << (started ? started->dump() : "no reply");
+
+  play_both(ann, bob, 60s);
+  ASSERT_TRUE(ann.over && bob.over) << logs();
+  EXPECT_FALSE(ann.acked.empty());
+  EXPECT_FALSE(bob.acked.empty()) << "the player on B made no move";
+  EXPECT_FALSE(bob.went_back);
+  EXPECT_EQ(bob.max_version, ann.max_version);
+
+  const auto history = bob.conn->request({{"type", "history"}, {"room", code}});
+  ASSERT_TRUE(history && history->value("type", "") == "ok")
+      << (history ? history->dump() : "no reply");
+  EXPECT_FALSE(history->value("events", json::array()).empty());
+
+  const json r = replay(port_b, code);
+  EXPECT_EQ(static_cast<long long>(r["log"].size()), bob.max_moves);
+  expect_in_replay(r["log"], ann);
+  expect_in_replay(r["log"], bob);
+  auto full = Match::restore(Registry::builtin(), r);
+  ASSERT_TRUE(full.ok()) << full.error().message;
+  EXPECT_TRUE(full->state().over());
+
+  // Leaving through B leaves the room on A.
+  const auto left = bob.conn->request({{"type", "leave"}, {"room", code}});
+  ASSERT_TRUE(left && left->value("type", "") == "left") << (left ? left->dump() : "no reply");
+  const auto after = bob.conn->request({{"type", "sync"}, {"room", code}});
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->value("code", ""), "not_in_room") << after->dump();
+}
+
+TEST_F(ClusterForwardingTest, SpectatingAndRejoiningGoThroughAnotherNode) {
+  const std::uint16_t port_a = start("a");
+  const std::uint16_t port_b = start("b");
+  const std::string code = make_room(port_a, 3, 9);
+
+  Player ann;
+  ann.conn = greet(port_a, "Ann");
+  ASSERT_NO_FATAL_FAILURE(join(ann, code));
+  for (int s = 0; s < 2; ++s) {
+    ASSERT_EQ(ann.conn->request({{"type", "add_bot"}, {"room", code}})->value("type", ""), "ok");
+  }
+  ASSERT_EQ(ann.conn->request({{"type", "start"}, {"room", code}})->value("type", ""), "ok");
+
+  // A spectator on B (asking for patches) watches the game on A.
+  auto watcher = greet(port_b, "Wes", "patch");
+  const auto watching = watcher->request({{"type", "spectate"}, {"room", code}});
+  ASSERT_TRUE(watching && watching->value("type", "") == "spectating")
+      << (watching ? watching->dump() : "no reply");
+  ann.play(20s, [&] { return ann.acked.size() >= 3 || ann.over; });
+  ASSERT_GE(ann.acked.size(), 3u);
+  long long watched = 0;
+  for (int i = 0; i < 200; ++i) {
+    auto m = watcher->receive(100ms);
+    if (!m) continue;
+    if (m->value("type", "") == "state" || m->value("type", "") == "update") {
+      watched = std::max(watched, m->value("version", 0LL));
+    }
+    if (watched > 0 && watched >= ann.max_version) break;
+  }
+  EXPECT_GT(watched, 0) << "the spectator on B saw no state";
+
+  // The player moves to node B and rejoins its seat there; its connection on A is replaced.
+  ann.pending.clear();
+  auto old = std::move(ann.conn);
+  ann.conn = greet(port_b, "Ann");
+  const auto rejoined =
+      ann.conn->request({{"type", "rejoin"}, {"room", code}, {"token", ann.token}});
+  ASSERT_TRUE(rejoined && rejoined->value("type", "") == "joined")
+      << (rejoined ? rejoined->dump() : "no reply");
+  EXPECT_EQ(rejoined->value("seat", -1), ann.seat);
+  bool replaced = false;
+  for (int i = 0; i < 100 && !replaced; ++i) {
+    auto m = old->receive(100ms);
+    replaced = m && m->value("code", "") == "replaced";
+  }
+  EXPECT_TRUE(replaced) << "the old connection on A was not told its seat went elsewhere";
+  // A wrong token through B is refused like on A.
+  auto stranger = greet(port_b, "Eve");
+  const auto wrong =
+      stranger->request({{"type", "rejoin"}, {"room", code}, {"token", std::string(32, 'f')}});
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->value("code", ""), "bad_token") << wrong->dump();
+
+  const auto state = ann.next_state();
+  ASSERT_TRUE(state);
+  ann.on_message(*state);
+  const std::size_t before = ann.acked.size();
+  ann.play(60s, [&] { return ann.over; });
+  ASSERT_TRUE(ann.over) << logs();
+  EXPECT_GT(ann.acked.size(), before) << "no move was made through B";
+  EXPECT_FALSE(ann.went_back);
+  expect_in_replay(replay(port_a, code)["log"], ann);
+}
+
+TEST_F(ClusterForwardingTest, AConnectionOrNodeClosingIsADisconnectOnTheOwner) {
+  const std::uint16_t port_a = start("a");
+  const std::uint16_t port_b = start("b");
+  const std::string code = make_room(port_a, 3, 3);
+
+  Player ann;
+  ann.conn = greet(port_a, "Ann");
+  ASSERT_NO_FATAL_FAILURE(join(ann, code));
+  Player bob;
+  bob.conn = greet(port_b, "Bob");
+  ASSERT_NO_FATAL_FAILURE(join(bob, code));
+
+  // Ann sees Bob's seat connected, then not once Bob's connection to B closes.
+  auto bob_connected = [&](bool want) {
+    for (int i = 0; i < 100; ++i) {
+      auto m = ann.conn->receive(100ms);
+      if (!m || m->value("type", "") != "state") continue;
+      const json& seat = m->at("players")[static_cast<std::size_t>(bob.seat)];
+      if (seat.is_object() && seat.value("connected", !want) == want) return true;
+    }
+    return false;
+  };
+  ASSERT_NE(ann.conn->request({{"type", "sync"}, {"room", code}}), std::nullopt);
+  EXPECT_TRUE(bob_connected(true));
+  bob.conn.reset();
+  EXPECT_TRUE(bob_connected(false)) << "node A did not see the connection on B close\n" << logs();
+  // The seat waits for its player: Bob comes back through B with the token.
+  bob.conn = greet(port_b, "Bob");
+  const auto back = bob.conn->request({{"type", "rejoin"}, {"room", code}, {"token", bob.token}});
+  ASSERT_TRUE(back && back->value("type", "") == "joined") << (back ? back->dump() : "no reply");
+  EXPECT_TRUE(bob_connected(true));
+  // Node B dies: once its lease lapses, node A counts its connections as gone.
+  nodes_["b"]->kill_now();
+  EXPECT_TRUE(bob_connected(false)) << "node A did not see node B's connections go\n" << logs();
+}
+
+TEST_F(ClusterForwardingTest, WhenTheOwnerIsKilledClientsOfOtherNodesFollowTheRoom) {
+  const std::uint16_t port_a = start("a");
+  const std::uint16_t port_b = start("b");
+  start("c");
+  // Two rooms on A, each with a player on B and two bots. Once A is gone the survivors share
+  // its rooms by a hash of the code (server/cluster/directory.cpp), the node whose share it is
+  // claiming first: one room is picked for each of B and C, so that the player follows its room
+  // both to its own node and to another one (the other survivor may still claim a room first
+  // when the first is slow; every room is played to its end either way).
+  std::vector<std::string> codes(2);
+  for (int seed = 20; codes[0].empty() || codes[1].empty(); ++seed) {
+    ASSERT_LT(seed, 100) << "no room code fell to each survivor";
+    const std::string code = make_room(port_a, 3, seed);
+    std::string& slot = codes[share_of(code, 2)];
+    if (slot.empty()) slot = code;
+  }
+  std::vector<Player> players(2);
+  std::vector<std::unique_ptr<Connection>> watchers;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    Player& p = players[i];
+    const std::string& code = codes[i];
+    p.conn = greet(port_b, "Bea" + std::to_string(i));
+    ASSERT_NO_FATAL_FAILURE(join(p, code));
+    for (int s = 0; s < 2; ++s) {
+      const auto bot = p.conn->request({{"type", "add_bot"}, {"room", code}});
+      ASSERT_TRUE(bot && bot->value("type", "") == "ok") << (bot ? bot->dump() : "no reply");
+    }
+    ASSERT_EQ(p.conn->request({{"type", "start"}, {"room", code}})->value("type", ""), "ok");
+    // A spectator on B of each room.
+    watchers.push_back(greet(port_b, "Wes" + std::to_string(i)));
+    const auto w = watchers.back()->request({{"type", "spectate"}, {"room", code}});
+    ASSERT_TRUE(w && w->value("type", "") == "spectating") << (w ? w->dump() : "no reply");
+  }
+  for (Player& p : players) {
+    p.play(20s, [&] { return p.acked.size() >= 3 || p.over; });
+    ASSERT_GE(p.acked.size(), 3u) << logs();
+    ASSERT_FALSE(p.over) << "the game ended before the node was killed";
+  }
+
+  nodes_["a"]->kill_now();
+  std::vector<long long> seen(players.size());
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    seen[i] = players[i].max_version;
+    // What A had not answered is not acknowledged.
+    players[i].pending.clear();
+  }
+  // A request to the dead node gets an answer: an error, not silence.
+  const auto refused = players[0].conn->request(
+      {{"type", "action"}, {"room", players[0].code}, {"action", {{"type", "pass"}}}}, 10s);
+  ASSERT_TRUE(refused) << "a request to the dead node went unanswered";
+  EXPECT_EQ(refused->value("code", ""), "unavailable") << refused->dump();
+
+  // Each player keeps its connection, is told the room moved, and plays to the end.
+  std::set<std::string> new_owners;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    Player& p = players[i];
+    p.play(std::chrono::milliseconds(kLeaseMs) + 60s, [&] { return p.over; });
+    ASSERT_TRUE(p.over) << "room " << p.code << " did not play to its end\n" << logs();
+    EXPECT_FALSE(p.went_back) << p.code;
+    EXPECT_GT(p.max_version, seen[i]);
+    ASSERT_FALSE(p.notices.empty()) << "no notice that the room moved";
+    EXPECT_EQ(p.notices.front().value("reason", ""), "moved") << p.notices.front().dump();
+    const std::string owner = owner_of(*redis_, p.code);
+    EXPECT_TRUE(owner == "b" || owner == "c") << owner;
+    new_owners.insert(owner);
+    const json r = replay(port_b, p.code);
+    EXPECT_EQ(static_cast<long long>(r["log"].size()), p.max_moves);
+    expect_in_replay(r["log"], p);
+  }
+  std::cout << "rooms taken over by node(s):";
+  for (const auto& n : new_owners) std::cout << " " << n;
+  std::cout << "\n";
+
+  // The spectators were moved too: each saw the room's notice and states after it.
+  for (std::size_t i = 0; i < watchers.size(); ++i) {
+    bool noticed = false;
+    long long after = 0;
+    while (auto m = watchers[i]->receive(50ms)) {
+      if (m->value("type", "") == "notice") noticed = m->value("reason", "") == "moved";
+      if (noticed && (m->value("type", "") == "state" || m->value("type", "") == "update")) {
+        after = std::max(after, m->value("version", 0LL));
+      }
+    }
+    EXPECT_TRUE(noticed) << "spectator " << i << " was not told the room moved";
+    EXPECT_GT(after, seen[i]) << "spectator " << i << " saw nothing after the move";
+  }
+}
+
+}  // namespace
+}  // namespace campfire::server::testing
