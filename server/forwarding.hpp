@@ -65,7 +65,9 @@ class Forwarding {
   void gone(const std::string& node, std::uint64_t conn, const std::string& room);
 
   // From the directory: another node is gone; this node now owns `room`.
-  void node_gone(const std::string& node);
+  // Only the proxies of that incarnation's connections go: a node that restarted may already
+  // have forwarded requests of its new run before the directory noticed the restart.
+  void node_gone(const std::string& node, const std::string& incarnation);
   void claimed(const std::string& room);
 
   // Drops every proxy (before the io_context their strands use goes).
