@@ -213,6 +213,10 @@ Forwarding::Forwarding(ServerContext& ctx)
   next_conn_ = (static_cast<std::uint64_t>(rd()) << 32 | rd()) >> 1;
   ctx.cluster->on_bus(
       [this](const cluster::BusSender& from, BusItem item) { receive(from, std::move(item)); });
+  ctx.cluster->on_bus_resumed([this, alive = std::weak_ptr<bool>(alive_)] {
+    if (alive.expired()) return;
+    for (auto& r : remotes()) r->bus_resumed();
+  });
 }
 
 Forwarding::~Forwarding() {

@@ -44,6 +44,8 @@ class Forwarding {
     virtual void node_gone(const std::string& node) = 0;
     // Room `room` has a new owner.
     virtual void room_claimed(const std::string& room) = 0;
+    // The bus came back after Redis was out of reach: frames for the connection may be lost.
+    virtual void bus_resumed() = 0;
   };
 
   // Listens on the node's bus (ctx.cluster must exist).
@@ -79,6 +81,8 @@ class Forwarding {
   std::vector<std::shared_ptr<Remote>> remotes() const;
 
   ServerContext& ctx_;
+  // Listeners on the link outlive this object; they look here first.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   cluster::Bus& bus_;
   const std::string node_;
   mutable std::mutex mutex_;

@@ -375,6 +375,11 @@ class Player:
                     await self.request({"type": "sync", "room": self.room}, "sync")
             elif request_kind == "sync" and kind == "ok":
                 self.min_version = min(self.min_version, m["version"])
+            elif request_kind == "sync":
+                # The sync itself was lost on the way (its node died, or the bus was down): ask
+                # again.
+                await asyncio.sleep(0.1)
+                await self.request({"type": "sync", "room": self.room}, "sync")
             return m
         if kind == "state":
             self.take_state(m)
@@ -672,6 +677,10 @@ class Soak:
             unfinished = sorted({room for _, room, ps in self.rooms.values()
                                  if not all(p.done for p in ps)})
             self.fail(f"games not finished within {deadline:.0f} s: {unfinished}")
+            for _, room, ps in self.rooms.values():
+                if room in unfinished:
+                    for p in ps:
+                        print(f"  {room}: {p.describe()}", flush=True)
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
