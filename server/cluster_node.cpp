@@ -66,6 +66,9 @@ void ClusterNode::start(std::string advertise, cluster::Directory::Callbacks cal
   o.node = node_;
   o.lease = std::chrono::milliseconds(config_.cluster_lease_ms);
   o.advertise = std::move(advertise);
+  callbacks.new_incarnation = [bus = bus_.get()](const std::string& incarnation) {
+    bus->set_incarnation(incarnation);
+  };
   directory_ = std::make_unique<cluster::Directory>(*link_, std::move(o), std::move(callbacks));
   directory_->start();
   bus_->set_incarnation(directory_->incarnation());
@@ -107,6 +110,10 @@ bool ClusterNode::claim_code(const std::string& code) {
   if (exists.integer != 0) return false;
   directory_->adopt_new(code);
   return true;
+}
+
+std::vector<std::string> ClusterNode::live_nodes() const {
+  return directory_ ? directory_->live_nodes() : std::vector<std::string>{node_};
 }
 
 bool ClusterNode::owns(const std::string& code) const {

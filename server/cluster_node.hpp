@@ -69,6 +69,13 @@ class ClusterNode {
   // timeout passes: then `unknown`).
   void locate(const std::string& code, Located done);
 
+  // The ids of the nodes whose lease is alive (this one's too), from the directory's last look.
+  std::vector<std::string> live_nodes() const;
+
+  // Listens for the bus coming back after Redis was out of reach (what was sent on it meanwhile
+  // is lost); on the link's thread.
+  void on_bus_resumed(std::function<void()> listener) { link_->on_resubscribed(std::move(listener)); }
+
   // The bus to the other nodes. What arrives goes to the receiver set here (nothing before one is
   // set, or after it is cleared with nullptr), on the link's thread.
   cluster::Bus& bus() { return *bus_; }

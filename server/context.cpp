@@ -1,8 +1,10 @@
 #include "server/context.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <tuple>
 
+#include "server/cluster_admin.hpp"
 #include "server/forwarding.hpp"
 
 namespace campfire::server {
@@ -25,10 +27,39 @@ ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
     lobby.claim_codes_with(
         [node = cluster.get()](const std::string& code) { return node->claim_code(code); });
     forwarding = std::make_unique<Forwarding>(*this);
+    admin = std::make_unique<ClusterAdmin>(*this, std::chrono::milliseconds(2000));
   }
 }
 
 ServerContext::~ServerContext() = default;
+
+void ServerContext::describe_rooms(std::function<void(json)> done) const {
+  struct Gather {
+    std::mutex mutex;
+    json rooms = json::array();
+    std::size_t left = 0;
+    std::function<void(json)> done;
+  };
+  const auto rooms = lobby.rooms();
+  if (rooms.empty()) return done(json::array());
+  auto gather = std::make_shared<Gather>();
+  gather->left = rooms.size();
+  gather->done = std::move(done);
+  for (const auto& room : rooms) {
+    room->describe([gather](json d) {
+      json all;
+      {
+        std::lock_guard lock(gather->mutex);
+        gather->rooms.push_back(std::move(d));
+        if (--gather->left > 0) return;
+        all = std::move(gather->rooms);
+      }
+      std::sort(all.begin(), all.end(),
+                [](const json& a, const json& b) { return a["room"] < b["room"]; });
+      gather->done(std::move(all));
+    });
+  }
+}
 
 std::unique_ptr<ServerContext::Ticket> ServerContext::admit(const std::string& address) {
   const bool proxy = proxies.trusts(address);

@@ -28,6 +28,7 @@ class context;
 
 namespace campfire::server {
 
+class ClusterAdmin;
 class Forwarding;
 
 class ServerContext {
@@ -58,6 +59,8 @@ class ServerContext {
   // In a cluster: requests for other nodes' rooms go there, theirs for this node's rooms come
   // here. Null for one process alone.
   std::unique_ptr<Forwarding> forwarding;
+  // In a cluster: the admin API's questions to the other nodes, and its answers to theirs.
+  std::unique_ptr<ClusterAdmin> admin;
 
   // Per-address connection counting; a Ticket gives its place back when destroyed. A trusted
   // proxy's own connections are counted but not limited: each is charged to its client's
@@ -97,6 +100,9 @@ class ServerContext {
   void track(const std::shared_ptr<Client>& session, std::function<void()> close);
   void untrack(const void* session);
   void close_all();
+  // What every room of this server says of itself (the admin API), in code order; `done` runs
+  // once, from any thread.
+  void describe_rooms(std::function<void(json)> done) const;
   // Queues `frame` to every live WebSocket session; returns how many.
   std::size_t broadcast(const Frame& frame);
   std::size_t sessions() const;

@@ -1,5 +1,7 @@
 #include "server/forwarding.hpp"
 
+#include "server/cluster_admin.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -33,13 +35,17 @@ protocol::UpdateMode mode_named(const std::string& name) {
 class ForwardedClient final : public RoomClient,
                               public std::enable_shared_from_this<ForwardedClient> {
  public:
-  ForwardedClient(ServerContext& ctx, cluster::Bus& bus, std::string node, std::uint64_t conn,
-                  std::string address)
+  ForwardedClient(ServerContext& ctx, cluster::Bus& bus, std::string node,
+                  std::string incarnation, std::uint64_t conn, std::string address)
       : RoomClient(ctx, std::move(address)),
         strand_(boost::asio::make_strand(ctx.ioc)),
         bus_(bus),
         node_(std::move(node)),
+        incarnation_(std::move(incarnation)),
         conn_(conn) {}
+
+  // The run of its node that forwarded the connection.
+  const std::string& incarnation() const { return incarnation_; }
 
   UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
 
@@ -190,6 +196,7 @@ class ForwardedClient final : public RoomClient,
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   cluster::Bus& bus_;
   const std::string node_;
+  const std::string incarnation_;
   const std::uint64_t conn_;
   std::atomic<UpdateMode> updates_{UpdateMode::kState};
   bool gone_ = false;  // on the strand
@@ -206,6 +213,10 @@ Forwarding::Forwarding(ServerContext& ctx)
   next_conn_ = (static_cast<std::uint64_t>(rd()) << 32 | rd()) >> 1;
   ctx.cluster->on_bus(
       [this](const cluster::BusSender& from, BusItem item) { receive(from, std::move(item)); });
+  ctx.cluster->on_bus_resumed([this, alive = std::weak_ptr<bool>(alive_)] {
+    if (alive.expired()) return;
+    for (auto& r : remotes()) r->bus_resumed();
+  });
 }
 
 Forwarding::~Forwarding() {
@@ -299,7 +310,8 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
         std::lock_guard lock(mutex_);
         auto& slot = proxies_[{from.node, item.conn}];
         if (!slot) {
-          slot = std::make_shared<ForwardedClient>(ctx_, bus_, from.node, item.conn, item.address);
+          slot = std::make_shared<ForwardedClient>(ctx_, bus_, from.node, from.incarnation,
+                                                   item.conn, item.address);
         }
         proxy = slot;
       }
@@ -336,18 +348,22 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
     case BusItem::Kind::kClaimed:
       tell_claimed(item.room);
       return;
+    case BusItem::Kind::kAsk:
+    case BusItem::Kind::kAnswer:
+      if (ctx_.admin) ctx_.admin->receive(from, std::move(item));
+      return;
     default:
       return;
   }
 }
 
-void Forwarding::node_gone(const std::string& node) {
+void Forwarding::node_gone(const std::string& node, const std::string& incarnation) {
   // Its connections' seats wait for them as after any disconnection.
   std::vector<std::shared_ptr<ForwardedClient>> gone;
   {
     std::lock_guard lock(mutex_);
     for (auto it = proxies_.begin(); it != proxies_.end();) {
-      if (it->first.first == node) {
+      if (it->first.first == node && it->second->incarnation() == incarnation) {
         gone.push_back(std::move(it->second));
         it = proxies_.erase(it);
       } else {

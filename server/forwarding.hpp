@@ -44,6 +44,8 @@ class Forwarding {
     virtual void node_gone(const std::string& node) = 0;
     // Room `room`, which the connection follows (see follow()), has a new owner.
     virtual void room_claimed(const std::string& room) = 0;
+    // The bus came back after Redis was out of reach: frames for the connection may be lost.
+    virtual void bus_resumed() = 0;
   };
 
   // Listens on the node's bus (ctx.cluster must exist).
@@ -69,7 +71,9 @@ class Forwarding {
   void follow(const std::string& room, std::uint64_t conn, bool waiting);
 
   // From the directory: another node is gone; this node now owns `room`.
-  void node_gone(const std::string& node);
+  // Only the proxies of that incarnation's connections go: a node that restarted may already
+  // have forwarded requests of its new run before the directory noticed the restart.
+  void node_gone(const std::string& node, const std::string& incarnation);
   void claimed(const std::string& room);
 
   // Drops every proxy (before the io_context their strands use goes).
@@ -82,6 +86,8 @@ class Forwarding {
   void tell_claimed(const std::string& room);
 
   ServerContext& ctx_;
+  // Listeners on the link outlive this object; they look here first.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   cluster::Bus& bus_;
   const std::string node_;
   mutable std::mutex mutex_;

@@ -18,6 +18,7 @@
 #include "engine/core/schema.hpp"
 #include "protocol/messages.hpp"
 #include "protocol/protocol.hpp"
+#include "server/cluster_admin.hpp"
 #include "server/game_replay.hpp"
 #include "server/rules_docs.hpp"
 #include "server/websocket_session.hpp"
@@ -134,40 +135,23 @@ std::optional<std::string> text_field(const Request& req, const json& body, cons
   return text;
 }
 
-// GET /api/admin/rooms: every room as the room itself describes it, in code order.
+// GET /api/admin/rooms: every room as the room itself describes it, in code order; in a
+// cluster every node's, each with its "node", and the nodes that did not answer in time.
 void admin_rooms(ServerContext& ctx, const Request& req, Respond respond) {
-  struct Gather {
-    std::mutex mutex;
-    json rooms = json::array();
-    std::size_t left = 0;
-    unsigned version = 11;
-    bool keep_alive = true;
-    Respond respond;
+  const unsigned version = req.version();
+  const bool keep_alive = req.keep_alive();
+  auto answer = [version, keep_alive, respond = std::move(respond)](json body) {
+    respond(text_response(version, keep_alive, http::status::ok, "application/json",
+                          body.dump()));
   };
-  const auto rooms = ctx.lobby.rooms();
-  if (rooms.empty()) {
-    return respond(json_response(req, http::status::ok, {{"rooms", json::array()}}));
+  if (!ctx.admin) {
+    return ctx.describe_rooms([answer](json rooms) { answer({{"rooms", std::move(rooms)}}); });
   }
-  auto gather = std::make_shared<Gather>();
-  gather->left = rooms.size();
-  gather->version = req.version();
-  gather->keep_alive = req.keep_alive();
-  gather->respond = std::move(respond);
-  for (const auto& room : rooms) {
-    room->describe([gather](json d) {
-      json all;
-      {
-        std::lock_guard lock(gather->mutex);
-        gather->rooms.push_back(std::move(d));
-        if (--gather->left > 0) return;
-        all = std::move(gather->rooms);
-      }
-      std::sort(all.begin(), all.end(),
-                [](const json& a, const json& b) { return a["room"] < b["room"]; });
-      gather->respond(text_response(gather->version, gather->keep_alive, http::status::ok,
-                                    "application/json", json{{"rooms", all}}.dump()));
-    });
-  }
+  ctx.admin->rooms([answer](json rooms, std::vector<std::string> unanswered) {
+    json body = {{"rooms", std::move(rooms)}};
+    if (!unanswered.empty()) body["unanswered"] = std::move(unanswered);
+    answer(std::move(body));
+  });
 }
 
 void serve_admin(ServerContext& ctx, const Request& req, const std::string& target,
@@ -205,12 +189,36 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     auto reason = text_field(req, *body, "reason", kMaxReasonLength, false, respond);
     if (!reason) return;
     if (reason->empty()) *reason = "the operator closed this room";
-    if (!ctx.lobby.close(code, *reason)) {
-      return respond(json_error(req, http::status::not_found, "there is no room " + code));
+    if (!ctx.admin) {
+      if (!ctx.lobby.close(code, *reason)) {
+        return respond(json_error(req, http::status::not_found, "there is no room " + code));
+      }
+      return respond(
+          json_response(req, http::status::ok,
+                        {{"closed", *protocol::normalize_room_code(code)}, {"reason", *reason}}));
     }
-    return respond(
-        json_response(req, http::status::ok,
-                      {{"closed", *protocol::normalize_room_code(code)}, {"reason", *reason}}));
+    // In a cluster the room's own node closes it, wherever that is.
+    const auto normal = protocol::normalize_room_code(code);
+    if (!normal) return respond(json_error(req, http::status::not_found, "there is no room " + code));
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive();
+    return ctx.admin->close(
+        *normal, *reason,
+        [version, keep_alive, respond, code = *normal, reason = *reason](ClusterAdmin::Closed c) {
+          auto answer = [&](http::status status, const json& said) {
+            respond(text_response(version, keep_alive, status, "application/json", said.dump()));
+          };
+          switch (c) {
+            case ClusterAdmin::Closed::kClosed:
+              return answer(http::status::ok, {{"closed", code}, {"reason", reason}});
+            case ClusterAdmin::Closed::kNoSuchRoom:
+              return answer(http::status::not_found, {{"error", "there is no room " + code}});
+            case ClusterAdmin::Closed::kUnavailable:
+              return answer(http::status::service_unavailable,
+                            {{"error", "the node of room " + code +
+                                           " did not answer; try again once it is taken over"}});
+          }
+        });
   }
   if (target == "/api/admin/notice") {
     if (!post) return respond(json_error(req, http::status::method_not_allowed, "use POST"));
@@ -218,10 +226,23 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     if (!body) return;
     auto text = text_field(req, *body, "text", kMaxNoticeLength, true, respond);
     if (!text) return;
-    const std::size_t sent = ctx.broadcast(
-        make_frame(protocol::message::notice("operator", *text).dump()));
-    spdlog::info("admin API: notice to {} connections: {}", sent, *text);
-    return respond(json_response(req, http::status::ok, {{"sent", sent}}));
+    if (!ctx.admin) {
+      const std::size_t sent = ctx.broadcast(
+          make_frame(protocol::message::notice("operator", *text).dump()));
+      spdlog::info("admin API: notice to {} connections: {}", sent, *text);
+      return respond(json_response(req, http::status::ok, {{"sent", sent}}));
+    }
+    // In a cluster every node passes the notice to its own connections.
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive();
+    return ctx.admin->notice(*text, [version, keep_alive, respond, text = *text](
+                                        std::size_t sent, std::vector<std::string> unanswered) {
+      spdlog::info("admin API: notice to {} connections of the cluster: {}", sent, text);
+      json said = {{"sent", sent}};
+      if (!unanswered.empty()) said["unanswered"] = std::move(unanswered);
+      respond(text_response(version, keep_alive, http::status::ok, "application/json",
+                            said.dump()));
+    });
   }
   respond(json_error(req, http::status::not_found, "not found"));
 }

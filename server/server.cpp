@@ -105,7 +105,9 @@ void Server::join_cluster(std::uint16_t port) {
   };
   // Its connections' seats here wait for them; connections here in its rooms follow them to
   // their new owners.
-  callbacks.node_gone = [this](const std::string& node) { ctx_->forwarding->node_gone(node); };
+  callbacks.node_gone = [this](const std::string& node, const std::string& incarnation) {
+    ctx_->forwarding->node_gone(node, incarnation);
+  };
   ctx_->cluster->start(advertise, std::move(callbacks));
   spdlog::info("cluster node {} at {}", ctx_->cluster->node(), advertise);
   publish_later();

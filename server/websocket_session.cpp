@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -24,6 +25,10 @@ const char* kServerName = "campfire 0.1.0";
 // How long a request sent to another node waits for that node's receipt before its sender is
 // told the node does not answer (pub/sub loses what is sent while a link is down).
 constexpr std::chrono::milliseconds kForwardPatience{2500};
+// How long a request that reached its room's node may wait for its reply before the sender is
+// told to sync: the reply may have been lost on the bus, or its node may have died after taking
+// the request. Longer than a journal write can take while Redis restarts.
+constexpr std::chrono::milliseconds kReplyPatience{10000};
 // How often a connection whose room's node died looks for the room's new owner (the new owner's
 // claim on the bus usually comes first).
 constexpr std::chrono::milliseconds kMoveRetry{250};
@@ -31,6 +36,11 @@ constexpr std::chrono::milliseconds kMoveRetry{250};
 // answers are told apart from the frames the player is to see.
 const char* kMoveId = "campfire:moved";
 constexpr std::string_view kMoveReplyMark = "\"id\":\"campfire:moved\"";
+// The id of the sync a node makes for its player when the bus between nodes comes back (frames
+// sent while it was down are lost), and how its reply is told apart; the state that follows is
+// the player's.
+const char* kResyncId = "campfire:resync";
+constexpr std::string_view kResyncReplyMark = "\"id\":\"campfire:resync\"";
 
 // Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
 // each connection's own would add 40 bytes to every idle connection, and the lock is held only
@@ -55,14 +65,18 @@ struct WebSocketSession::Forwarded {
     std::string node;
     json id;
     std::chrono::steady_clock::time_point until;
+    bool received = false;  // its node took it; it waits for its reply (it has an id)
   };
-  std::deque<Waiting> waiting;  // sent, no receipt yet, oldest first
+  // Sent and not yet taken by their node, or taken and with an id whose reply has not come;
+  // oldest first.
+  std::deque<Waiting> waiting;
   boost::asio::steady_timer patience;
   // The room's node died: the connection follows the room to its new owner.
   bool moving = false;
   bool attempting = false;  // a rejoin made for the player is being handed on (not refused)
   std::chrono::steady_clock::time_point moving_since;
   int move_replies = 0;  // answers still due to rejoins made for the player
+  int resync_replies = 0;  // answers still due to syncs made for the player
   bool told = false;     // the player was told the room moved
   boost::asio::steady_timer move_timer;
 };
@@ -296,6 +310,11 @@ bool WebSocketSession::enqueue(Frame frame) {
     move_reply(*frame);
     return true;
   }
+  if (forwarded_ && forwarded_->resync_replies > 0 &&
+      frame->find(kResyncReplyMark) != std::string::npos) {
+    --forwarded_->resync_replies;
+    return true;
+  }
   if (queue_.size() >= ctx_.config.max_queued_frames) {
     drop("slow reader");
     return false;
@@ -458,20 +477,32 @@ void WebSocketSession::forward(const std::string& node, const std::string& room,
                            updates_.load(std::memory_order_relaxed));
 }
 
-void WebSocketSession::answered(const std::string& node, std::int64_t received) {
-  if (!forwarded_ || received <= 0) return;
+void WebSocketSession::answered(const std::string& node, std::int64_t received,
+                                const std::vector<json>& replied) {
+  if (!forwarded_) return;
   auto& waiting = forwarded_->waiting;
-  const bool front_done = !waiting.empty() && waiting.front().seq <= received;
-  std::erase_if(waiting,
-                [&](const Forwarded::Waiting& w) { return w.node == node && w.seq <= received; });
-  if (front_done) arm_patience();
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(waiting, [&](Forwarded::Waiting& w) {
+    if (w.node != node) return false;
+    if (!w.id.is_null() && std::find(replied.begin(), replied.end(), w.id) != replied.end()) {
+      return true;
+    }
+    if (w.received || w.seq > received) return false;
+    if (w.id.is_null()) return true;  // nothing to wait for
+    w.received = true;
+    w.until = now + kReplyPatience;
+    return false;
+  });
+  arm_patience();
 }
 
 void WebSocketSession::arm_patience() {
   Forwarded& f = *forwarded_;
   f.patience.cancel();
   if (f.waiting.empty()) return;
-  f.patience.expires_at(f.waiting.front().until);
+  auto first = f.waiting.front().until;
+  for (const auto& w : f.waiting) first = std::min(first, w.until);
+  f.patience.expires_at(first);
   f.patience.async_wait([self = shared_from_this()](boost::system::error_code ec) {
     if (!ec) self->patience_over();
   });
@@ -481,25 +512,44 @@ void WebSocketSession::patience_over() {
   if (closed_ || !forwarded_) return;
   auto& waiting = forwarded_->waiting;
   const auto now = std::chrono::steady_clock::now();
-  while (!waiting.empty() && waiting.front().until <= now) {
-    const Forwarded::Waiting w = std::move(waiting.front());
-    waiting.pop_front();
+  std::vector<Forwarded::Waiting> late;
+  std::erase_if(waiting, [&](const Forwarded::Waiting& w) {
+    if (w.until > now) return false;
+    late.push_back(w);
+    return true;
+  });
+  for (const auto& w : late) {
     if (w.id.is_null()) continue;
-    error(w.id, ErrorCode::kUnavailable,
-          "node " + w.node +
-              ", which serves the room, did not answer in time; try again in a "
-              "moment");
+    if (w.received) {
+      error(w.id, ErrorCode::kUnavailable,
+            "the answer from node " + w.node +
+                ", which serves the room, was lost on the way; send sync to see whether the "
+                "request was applied");
+    } else {
+      error(w.id, ErrorCode::kUnavailable,
+            "node " + w.node +
+                ", which serves the room, did not answer in time; try again in a "
+                "moment");
+    }
   }
   arm_patience();
 }
 
 void WebSocketSession::remote_frames(const std::string& node, std::int64_t received,
                                      std::vector<std::string> frames) {
+  // The ids of the replies among the frames: a request whose reply has come waits no more.
+  std::vector<json> replied;
+  for (const std::string& f : frames) {
+    if (f.find("\"id\":") == std::string::npos) continue;
+    const json m = json::parse(f, nullptr, false);
+    if (m.is_object() && m.contains("id")) replied.push_back(m["id"]);
+  }
   for (std::string& f : frames) send(make_frame(std::move(f)));
-  if (received > 0) {
-    boost::asio::post(executor(), [self = shared_from_this(), node, received] {
-      self->answered(node, received);
-    });
+  if (received > 0 || !replied.empty()) {
+    boost::asio::post(executor(),
+                      [self = shared_from_this(), node, received, replied = std::move(replied)] {
+                        self->answered(node, received, replied);
+                      });
   }
 }
 
@@ -562,7 +612,7 @@ void WebSocketSession::node_gone(const std::string& node) {
     if (self->closed_ || !self->forwarded_) return;
     Forwarded& f = *self->forwarded_;
     f.proxies.erase(node);
-    // What was sent there is not coming back.
+    // What was sent there is not coming back, and neither are the replies it still owed.
     std::deque<Forwarded::Waiting> lost;
     std::erase_if(f.waiting, [&](const Forwarded::Waiting& w) {
       if (w.node != node) return false;
@@ -573,10 +623,27 @@ void WebSocketSession::node_gone(const std::string& node) {
       if (w.id.is_null()) continue;
       self->error(w.id, ErrorCode::kUnavailable,
                   "node " + node +
-                      ", which served the room, stopped; the room moves to another "
-                      "server in a moment");
+                      ", which served the room, stopped" +
+                      (w.received ? " before answering; send sync to see whether the request "
+                                    "was applied"
+                                  : "; the room moves to another server in a moment"));
     }
+    self->arm_patience();
     if (f.node == node && !self->room_code_.empty()) self->start_move(node);
+  });
+}
+
+void WebSocketSession::bus_resumed() {
+  boost::asio::post(executor(), [self = shared_from_this()] {
+    if (self->closed_ || !self->forwarded_ || self->room_code_.empty()) return;
+    Forwarded& f = *self->forwarded_;
+    if (f.node.empty() || f.moving) return;
+    // What the room's node sent while the bus was down never came: a whole state mends it.
+    ++f.resync_replies;
+    const std::string text =
+        protocol::encode(protocol::ClientRequest(protocol::Sync{self->room_code_}), kResyncId)
+            .dump();
+    self->forward(f.node, self->room_code_, nullptr, text);
   });
 }
 

@@ -64,6 +64,7 @@ class WebSocketSession : public RoomClient,
   void remote_evicted(const std::string& node, const std::string& room) override;
   void node_gone(const std::string& node) override;
   void room_claimed(const std::string& room) override;
+  void bus_resumed() override;
 
  protected:
   // RoomClient
@@ -116,7 +117,9 @@ class WebSocketSession : public RoomClient,
   Forwarded& forwarded();
   // Sends request `text` for `room` to its owner `node`; `id` gets an error if no receipt comes.
   void forward(const std::string& node, const std::string& room, const json& id, std::string text);
-  void answered(const std::string& node, std::int64_t received);
+  // Node `node` took every request up to number `received`, and replied to those with the ids in
+  // `replied`.
+  void answered(const std::string& node, std::int64_t received, const std::vector<json>& replied);
   void arm_patience();
   void patience_over();
   // The node owning the connection's room died: the room is followed to its new owner.

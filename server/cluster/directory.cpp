@@ -259,6 +259,7 @@ void Directory::renew() {
                   std::lock_guard lock(mutex_);
                   incarnation_ = fresh;
                 }
+                if (callbacks_.new_incarnation) callbacks_.new_incarnation(fresh);
                 valid_until_ = asked + options_.lease - options_.margin;
                 spdlog::warn(
                     "node {}: lease lost; taken again as incarnation "
@@ -342,7 +343,7 @@ void Directory::scan() {
           if (!first && !seen->second.empty() && callbacks_.node_gone) {
             spdlog::info("node {}: node {} is gone ({})", options_.node, id,
                          value.empty() ? "its lease lapsed" : "it restarted");
-            callbacks_.node_gone(id);
+            callbacks_.node_gone(id, seen->second);
           }
           seen_leases_[id] = value;
         }

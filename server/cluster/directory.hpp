@@ -53,8 +53,11 @@ class Directory {
     // The lease could not be renewed in time: stop acting for every room now (they come back
     // through `claimed`).
     std::function<void()> lapsed;
-    // Another node's incarnation is gone (it died, restarted or lapsed).
-    std::function<void(const std::string& node)> node_gone;
+    // This node took its lease again after losing it, as a new incarnation: what it says on
+    // the bus from now on must carry that one.
+    std::function<void(const std::string& incarnation)> new_incarnation;
+    // Another node's incarnation `incarnation` is gone (it died, restarted or lapsed).
+    std::function<void(const std::string& node, const std::string& incarnation)> node_gone;
   };
 
   Directory(RedisLink& link, Options options, Callbacks callbacks);

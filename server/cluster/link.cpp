@@ -58,6 +58,11 @@ void RedisLink::on_state(std::function<void(bool)> listener) {
   listeners_.push_back(std::move(listener));
 }
 
+void RedisLink::on_resubscribed(std::function<void()> listener) {
+  std::lock_guard lock(resubscribed_mutex_);
+  resubscribed_.push_back(std::move(listener));
+}
+
 void RedisLink::start(std::chrono::milliseconds patience) {
   if (started_) return;
   started_ = true;
@@ -86,7 +91,23 @@ void RedisLink::start(std::chrono::milliseconds patience) {
   commands_->on_state([this](bool up) {
     for (auto& l : listeners_) l(up);
   });
-  subscriber_->on_connect([this](std::function<void(bool)> ready) {
+  subscriber_->on_connect([this](std::function<void(bool)> subscribed_all) {
+    // Once every channel is subscribed again after a loss, say so: what was published in
+    // between never arrives.
+    std::function<void(bool)> ready = [this, subscribed_all](bool ok) {
+      subscribed_all(ok);
+      if (!ok) return;
+      if (!subscribed_before_) {
+        subscribed_before_ = true;
+        return;
+      }
+      std::vector<std::function<void()>> listeners;
+      {
+        std::lock_guard lock(resubscribed_mutex_);
+        listeners = resubscribed_;
+      }
+      for (auto& l : listeners) l();
+    };
     // A fresh subscriber owes no heartbeats.
     heartbeats_seen_ = heartbeats_sent_.load();
     auto left = std::make_shared<std::size_t>(channels_.size() + 1);

@@ -43,6 +43,10 @@ class RedisLink {
   // before start().
   void on_state(std::function<void(bool up)> listener);
 
+  // Listens for the subscriber's subscriptions coming back after it lost them (messages published
+  // meanwhile are lost); on the link's thread. May be called at any time.
+  void on_resubscribed(std::function<void()> listener);
+
   // Connects both; throws std::runtime_error (one line: what is wrong) when Redis cannot be
   // reached, or refuses, within `patience`.
   void start(std::chrono::milliseconds patience);
@@ -71,6 +75,9 @@ class RedisLink {
   std::shared_ptr<Connection> subscriber_;
   std::vector<std::pair<std::string, Handler>> channels_;
   std::vector<std::function<void(bool)>> listeners_;
+  std::mutex resubscribed_mutex_;
+  std::vector<std::function<void()>> resubscribed_;
+  bool subscribed_before_ = false;  // on the subscriber's strand
   // SHA1 of each script, set on the command strand when it is loaded.
   std::array<std::string, static_cast<std::size_t>(Script::kCount)> shas_;
   std::thread thread_;

@@ -55,7 +55,7 @@ struct Node {
       std::lock_guard lock(mutex);
       lapses.push_back(Clock::now());
     };
-    cb.node_gone = [this](const std::string& node) {
+    cb.node_gone = [this](const std::string& node, const std::string&) {
       std::lock_guard lock(mutex);
       gone.push_back(node);
     };
