@@ -22,9 +22,9 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
     c.labels.push_back(label_(seat, a));
     labels.push_back(c.labels.back());
   }
-  c.text = protocol::json_text(actions);
-  c.labels_text = protocol::json_text(labels);
-  c.hash = std::hash<std::string>{}(c.text);
+  c.text = std::make_shared<const std::string>(protocol::json_text(actions));
+  c.labels_text = std::make_shared<const std::string>(protocol::json_text(labels));
+  c.hash = std::hash<std::string>{}(*c.text);
   return c;
 }
 
