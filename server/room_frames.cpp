@@ -127,7 +127,25 @@ void Room::own_state(int seat, OwnState& own) const {
 }
 
 std::string Room::event_body(const Event& e) const {
-  return dump(render_event(e.body));
+  // The text of render_event(e.body), written without copying the event: only `text` changes.
+  if (!e.body.is_object()) return dump(render_event(e.body));
+  std::string out;
+  out.reserve(256);
+  out += '{';
+  bool first = true;
+  for (const auto& [key, value] : e.body.items()) {
+    if (!first) out += ',';
+    first = false;
+    protocol::append_json_string(key, out);
+    out += ':';
+    if (key == "text" && value.is_string()) {
+      protocol::append_json_string(render(value.get_ref<const std::string&>()), out);
+    } else {
+      protocol::append_json(value, out);
+    }
+  }
+  out += '}';
+  return out;
 }
 
 std::string Room::event_frame(const std::string& body) const {
