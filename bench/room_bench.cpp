@@ -3,11 +3,12 @@
 // each seat's state frame and hands the frames to its clients; here the clients only count.
 // A shadow copy of the match picks random legal moves, outside the measured step.
 //
-// Every game, wall time per action:
+// Every game, with the seats hearing changes as event and state frames (`state`, protocol v1's
+// default) and as patched update frames (`patch`), wall time per action:
 //   campfire_room_bench
 // Instructions per action (the Ir of room_step divided by its calls):
 //   valgrind --tool=callgrind --toggle-collect='*room_step*' campfire_room_bench
-//       --benchmark_filter=room/pinocchio --benchmark_min_time=0.01
+//       --benchmark_filter=room/pinocchio/4seats/patch --benchmark_min_time=300x
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
@@ -27,6 +28,8 @@ using server::Frame;
 
 class CountingClient final : public server::Client {
  public:
+  explicit CountingClient(server::UpdateMode updates) : updates_(updates) {}
+  server::UpdateMode updates() const override { return updates_; }
   void send(Frame frame) override {
     ++frames;
     bytes += frame->size();
@@ -36,18 +39,21 @@ class CountingClient final : public server::Client {
 
   long frames = 0;
   long bytes = 0;
+
+ private:
+  server::UpdateMode updates_;
 };
 
 // One table: a room, its seated clients and a shadow of the room's match.
 struct Table {
   Table(boost::asio::io_context& ioc, const server::Config& config, const Game& g, int seats,
-        std::uint64_t seed)
+        std::uint64_t seed, server::UpdateMode updates)
       : shadow(std::move(*Match::create(g, seats, json::object(), seed))) {
     // The room's own cost: a journal that keeps nothing (campfire-journal-bench measures it).
     room = std::make_shared<server::Room>(ioc, config, *journal, metrics, "BENCH", shadow, false,
                                           server::RoomSettings{});
     for (int s = 0; s < seats; ++s) {
-      clients.push_back(std::make_shared<CountingClient>());
+      clients.push_back(std::make_shared<CountingClient>(updates));
       room->join(clients.back(), "Player " + std::to_string(s + 1), nullptr, s);
     }
     room->start(clients.front(), nullptr);
@@ -82,7 +88,7 @@ struct Table {
   ioc.restart();
 }
 
-void room(benchmark::State& st, const Game* g, int seats) {
+void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode updates) {
   spdlog::set_level(spdlog::level::warn);
   boost::asio::io_context ioc;
   server::Config config;
@@ -91,7 +97,7 @@ void room(benchmark::State& st, const Game* g, int seats) {
   config.test_mode = true;
   config.window_scale = 1e6;
   std::uint64_t seed = 1;
-  auto table = std::make_unique<Table>(ioc, config, *g, seats, seed);
+  auto table = std::make_unique<Table>(ioc, config, *g, seats, seed, updates);
   Rng rng(11);
   std::vector<Action> legal;
   Events silent(false);
@@ -106,7 +112,7 @@ void room(benchmark::State& st, const Game* g, int seats) {
     while (fresh < 100 &&
            (table->shadow.state().over() || table->shadow.state().to_act().empty())) {
       table.reset();
-      table = std::make_unique<Table>(ioc, config, *g, seats, ++seed);
+      table = std::make_unique<Table>(ioc, config, *g, seats, ++seed, updates);
       ++fresh;
     }
     if (table->shadow.state().over() || table->shadow.state().to_act().empty()) {
@@ -144,8 +150,12 @@ int main(int argc, char** argv) {
   using campfire::Game;
   for (const Game* g : campfire::Registry::builtin().games()) {
     const int seats = std::min(std::max(4, g->info().min_seats), g->info().max_seats);
-    const std::string name = "room/" + g->info().id + "/" + std::to_string(seats) + "seats";
-    benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats);
+    for (const auto updates : {campfire::server::UpdateMode::kState,
+                               campfire::server::UpdateMode::kPatch}) {
+      const std::string name = "room/" + g->info().id + "/" + std::to_string(seats) + "seats/" +
+                               std::string(campfire::protocol::to_string(updates));
+      benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats, updates);
+    }
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

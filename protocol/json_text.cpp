@@ -7,7 +7,7 @@ namespace campfire::protocol {
 namespace {
 
 // True when `s` can be written between quotes as it is: printable ASCII other than '"' and '\'.
-bool plain(const std::string& s) {
+bool plain(std::string_view s) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
@@ -15,13 +15,13 @@ bool plain(const std::string& s) {
   return true;
 }
 
-void append_string(const std::string& s, std::string& out) {
+void append_string(std::string_view s, std::string& out) {
   if (plain(s)) {
     out += '"';
     out += s;
     out += '"';
   } else {
-    out += json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
   }
 }
 
@@ -81,6 +81,10 @@ void append_json(const json& j, std::string& out) {
       out += j.dump(-1, ' ', false, json::error_handler_t::replace);
       return;
   }
+}
+
+void append_json_string(std::string_view s, std::string& out) {
+  append_string(s, out);
 }
 
 std::string json_text(const json& j) {

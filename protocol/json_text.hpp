@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace campfire::protocol {
 
@@ -15,6 +16,8 @@ using json = nlohmann::json;
 
 // Appends the text of `j` to `out`.
 void append_json(const json& j, std::string& out);
+// Appends `s` as a JSON string, as dump() writes it.
+void append_json_string(std::string_view s, std::string& out);
 // The text of `j`: the same as j.dump(-1, ' ', false, json::error_handler_t::replace).
 std::string json_text(const json& j);
 

@@ -191,6 +191,18 @@ bool append_member_patch(std::string& out, bool& first, std::string_view key,
   return append_change(out, first, key, &was, trimmed(after), nested);
 }
 
+bool append_member_change(std::string& out, bool& first, std::string_view key,
+                          std::optional<std::string_view> before,
+                          std::optional<std::string_view> after) {
+  if (!after) {
+    if (before) append_member(out, first, key, "null");
+    return true;
+  }
+  if (before) return append_member_patch(out, first, key, *before, *after);
+  std::string nested;
+  return append_change(out, first, key, nullptr, trimmed(*after), nested);
+}
+
 std::optional<std::string> merge_patch(std::string_view before, std::string_view after) {
   std::string out;
   out.reserve(128);

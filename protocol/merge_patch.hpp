@@ -29,4 +29,10 @@ std::optional<std::string> merge_patch(std::string_view before, std::string_view
 bool append_member_patch(std::string& out, bool& first, std::string_view key,
                          std::string_view before, std::string_view after);
 
+// The same for a member that may be absent before or after (nullopt): one that is removed is
+// written as null.
+bool append_member_change(std::string& out, bool& first, std::string_view key,
+                          std::optional<std::string_view> before,
+                          std::optional<std::string_view> after);
+
 }  // namespace campfire::protocol

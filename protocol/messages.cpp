@@ -1,5 +1,6 @@
 #include "protocol/messages.hpp"
 
+#include <charconv>
 #include <utility>
 
 #include "protocol/json_text.hpp"
@@ -20,18 +21,10 @@ std::string text_of(const json& j) {
   return json_text(j);
 }
 
-// The members an update frame starts with: "type", "room", "version", "events" (in the order
-// PROTOCOL.md shows them, which clients read by name).
-std::string update_head(std::string_view room, long long version,
-                        const std::vector<const std::string*>& events) {
-  std::string out = "{\"type\":\"update\",\"room\":" + text_of(json(room)) +
-                    ",\"version\":" + std::to_string(version) + ",\"events\":[";
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i > 0) out += ',';
-    out += *events[i];
-  }
-  out += ']';
-  return out;
+void append_int(std::string& out, long long v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
 
 }  // namespace
@@ -131,25 +124,51 @@ json room_closed(std::string_view room, std::string_view reason) {
   return m;
 }
 
+const std::array<std::string_view, SharedTexts::kCount> SharedTexts::kKeys = {
+    "\"fairness\"", "\"game\"",    "\"moves\"",  "\"options\"", "\"players\"",
+    "\"result\"",   "\"room\"",    "\"status\"", "\"toAct\"",   "\"turn\"",
+    "\"type\"",     "\"version\"", "\"window\""};
+
 StateText::StateText(const SharedState& s) {
-  const std::string fairness = "{\"fairness\":" + text_of(s.fairness);
-  const std::string game = ",\"game\":" + text_of(json(s.game));
-  std::string moves_to_room = ",\"moves\":" + std::to_string(s.moves) +
-                              ",\"options\":" + text_of(s.options) +
-                              ",\"players\":" + text_of(s.players);
-  if (!s.result.is_null()) moves_to_room += ",\"result\":" + text_of(s.result);
-  moves_to_room += ",\"room\":" + text_of(json(s.room));
-  const std::string status_to_version =
-      ",\"status\":" + text_of(json(s.status)) + ",\"toAct\":" + text_of(s.to_act) +
-      ",\"turn\":" + text_of(s.turn) + ",\"type\":\"state\",\"version\":" +
-      std::to_string(s.version);
-  const std::string window = ",\"window\":" + text_of(s.window) + "}";
-  head_ = fairness + game + ",\"labels\":";
-  middle_ = moves_to_room + ",\"seat\":";
-  after_seat_ = status_to_version + ",\"view\":";
-  tail_ = window;
-  shared_ = std::make_shared<const std::string>(fairness + game + moves_to_room +
-                                                status_to_version + window);
+  auto texts = std::make_shared<SharedTexts>();
+  auto& v = texts->values;
+  v[SharedTexts::kFairness] = text_of(s.fairness);
+  append_json_string(s.game, v[SharedTexts::kGame]);
+  append_int(v[SharedTexts::kMoves], static_cast<long long>(s.moves));
+  v[SharedTexts::kOptions] = text_of(s.options);
+  v[SharedTexts::kPlayers] = text_of(s.players);
+  if (!s.result.is_null()) v[SharedTexts::kResult] = text_of(s.result);
+  append_json_string(s.room, v[SharedTexts::kRoom]);
+  append_json_string(s.status, v[SharedTexts::kStatus]);
+  v[SharedTexts::kToAct] = text_of(s.to_act);
+  v[SharedTexts::kTurn] = text_of(s.turn);
+  v[SharedTexts::kType] = "\"state\"";
+  append_int(v[SharedTexts::kVersion], s.version);
+  v[SharedTexts::kWindow] = text_of(s.window);
+  // The frame's pieces around the recipient's own members, which sort between the shared ones.
+  const auto member = [&](std::string& out, SharedTexts::Member m) {
+    if (v[m].empty()) return;
+    out += ',';
+    out += SharedTexts::kKeys[m];
+    out += ':';
+    out += v[m];
+  };
+  head_ = "{\"fairness\":" + v[SharedTexts::kFairness];
+  member(head_, SharedTexts::kGame);
+  head_ += ",\"labels\":";
+  for (const auto m : {SharedTexts::kMoves, SharedTexts::kOptions, SharedTexts::kPlayers,
+                       SharedTexts::kResult, SharedTexts::kRoom}) {
+    member(middle_, m);
+  }
+  middle_ += ",\"seat\":";
+  for (const auto m : {SharedTexts::kStatus, SharedTexts::kToAct, SharedTexts::kTurn,
+                       SharedTexts::kType, SharedTexts::kVersion}) {
+    member(after_seat_, m);
+  }
+  after_seat_ += ",\"view\":";
+  member(tail_, SharedTexts::kWindow);
+  tail_ += '}';
+  shared_ = std::move(texts);
 }
 
 std::size_t StateText::frame_size(std::string_view seat, std::string_view labels,
@@ -162,35 +181,63 @@ std::string StateText::seat_json(int seat) {
   return seat >= 0 ? std::to_string(seat) : "null";
 }
 
-std::string StateText::frame(int seat, std::string_view labels, std::string_view legal,
-                             std::string_view view) const {
-  const std::string seat_text = seat_json(seat);
-  std::string out;
-  out.reserve(frame_size(seat_text, labels, legal, view));
+void StateText::append_frame(std::string& out, int seat, std::string_view labels,
+                             std::string_view legal, std::string_view view) const {
   out += head_;
   out += labels;
   out += ",\"legal\":";
   out += legal;
   out += middle_;
-  out += seat_text;
+  if (seat >= 0) {
+    append_int(out, seat);
+  } else {
+    out += "null";
+  }
   out += after_seat_;
   out += view;
   out += tail_;
+}
+
+std::string StateText::frame(int seat, std::string_view labels, std::string_view legal,
+                             std::string_view view) const {
+  std::string out;
+  out.reserve(frame_size(seat_json(seat), labels, legal, view));
+  append_frame(out, seat, labels, legal, view);
   return out;
 }
 
 std::string event(std::string_view room, long long version, std::string_view body) {
   std::string out = "{\"event\":";
   out += body;
-  out += ",\"room\":" + text_of(json(room)) + ",\"type\":\"event\",\"version\":" +
-         std::to_string(version) + "}";
+  out += ",\"room\":";
+  append_json_string(room, out);
+  out += ",\"type\":\"event\",\"version\":";
+  append_int(out, version);
+  out += '}';
   return out;
+}
+
+// The members an update frame starts with: "type", "room", "version", "events" (in the order
+// PROTOCOL.md shows them, which clients read by name).
+void append_update_head(std::string& out, std::string_view room, long long version,
+                        const std::vector<const std::string*>& events) {
+  out += "{\"type\":\"update\",\"room\":";
+  append_json_string(room, out);
+  out += ",\"version\":";
+  append_int(out, version);
+  out += ",\"events\":[";
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i > 0) out += ',';
+    out += *events[i];
+  }
+  out += ']';
 }
 
 std::string update_with_state(std::string_view room, long long version,
                               const std::vector<const std::string*>& events,
                               std::string_view state) {
-  std::string out = update_head(room, version, events);
+  std::string out;
+  append_update_head(out, room, version, events);
   out += ",\"state\":";
   out += state;
   out += '}';
@@ -200,8 +247,11 @@ std::string update_with_state(std::string_view room, long long version,
 std::string update_with_patch(std::string_view room, long long version,
                               const std::vector<const std::string*>& events, long long base,
                               std::string_view patch) {
-  std::string out = update_head(room, version, events);
-  out += ",\"base\":" + std::to_string(base) + ",\"patch\":";
+  std::string out;
+  append_update_head(out, room, version, events);
+  out += ",\"base\":";
+  append_int(out, base);
+  out += ",\"patch\":";
   out += patch;
   out += '}';
   return out;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -65,6 +66,31 @@ struct SharedState {
   json window;
 };
 
+// The members of one change's state message that every recipient shares (all but labels, legal,
+// seat and view), each as JSON text, in the order a state message writes them.
+struct SharedTexts {
+  enum Member {
+    kFairness,
+    kGame,
+    kMoves,
+    kOptions,
+    kPlayers,
+    kResult,
+    kRoom,
+    kStatus,
+    kToAct,
+    kTurn,
+    kType,
+    kVersion,
+    kWindow,
+    kCount
+  };
+  // Each member's key, with its quotes.
+  static const std::array<std::string_view, kCount> kKeys;
+  // Each member's value; empty for one that is absent (`result` until the game is over).
+  std::array<std::string, kCount> values;
+};
+
 // The state message of one change, its shared members written once, then per recipient.
 class StateText {
  public:
@@ -73,25 +99,32 @@ class StateText {
   // legal actions, and of its view.
   std::string frame(int seat, std::string_view labels, std::string_view legal,
                     std::string_view view) const;
+  // The same frame, appended to `out`.
+  void append_frame(std::string& out, int seat, std::string_view labels, std::string_view legal,
+                    std::string_view view) const;
   // The length of that frame, with the seat as JSON text (seat_json).
   std::size_t frame_size(std::string_view seat, std::string_view labels, std::string_view legal,
                          std::string_view view) const;
   static std::string seat_json(int seat);
-  // The members every recipient shares (all but labels, legal, seat and view), as one JSON
-  // object text, kept alive by whoever still holds it as the base of a patch.
-  const std::shared_ptr<const std::string>& shared() const { return shared_; }
+  // The members every recipient shares, kept alive by whoever still holds them as the base of a
+  // patch.
+  const std::shared_ptr<const SharedTexts>& shared() const { return shared_; }
 
  private:
   std::string head_;        // ... "labels":
   std::string middle_;      // "moves" ... "seat":
   std::string after_seat_;  // "status" ... "view":
   std::string tail_;        // "window" ... }
-  std::shared_ptr<const std::string> shared_;
+  std::shared_ptr<const SharedTexts> shared_;
 };
 
 // An event message: the event's body as JSON text, the room and the version it led to.
 std::string event(std::string_view room, long long version, std::string_view body);
 
+// Appends to `out` the start of an update frame, up to its events (JSON texts) included; the
+// frame goes on with `state` or with `base` and `patch`, and its closing brace.
+void append_update_head(std::string& out, std::string_view room, long long version,
+                        const std::vector<const std::string*>& events);
 // An update frame: the change's event bodies (JSON text) and the state, whole ...
 std::string update_with_state(std::string_view room, long long version,
                               const std::vector<const std::string*>& events,

@@ -489,8 +489,20 @@ class SqliteJournal final : public Journal {
     }
   }
 
-  enum S { kInsertRoom, kPutSeat, kFreeSeat, kInsertAction, kSetStatus, kSetVersion, kDelRoom,
-           kDelSeats, kDelActions, kCount };
+  enum S {
+    kInsertRoom,
+    kPutSeat,
+    kFreeSeat,
+    kInsertAction,
+    kSetStatus,
+    kSetVersion,
+    kDelRoom,
+    kDelSeats,
+    kDelActions,
+    kBegin,
+    kCommit,
+    kCount
+  };
 
   void prepare() {
     const char* sql[kCount] = {
@@ -506,6 +518,9 @@ class SqliteJournal final : public Journal {
         "DELETE FROM rooms WHERE code = ?1",
         "DELETE FROM seats WHERE code = ?1",
         "DELETE FROM actions WHERE code = ?1",
+        // Prepared once like the rest, rather than compiled anew for every commit.
+        "BEGIN IMMEDIATE",
+        "COMMIT",
     };
     for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
     for (const char* s :
@@ -610,9 +625,9 @@ class SqliteJournal final : public Journal {
       const auto started = std::chrono::steady_clock::now();
       bool ok = true;
       try {
-        exec(writer_db_, "BEGIN IMMEDIATE");
+        st(kBegin).run();
         for (const Pending& p : batch) apply(p.record);
-        exec(writer_db_, "COMMIT");
+        st(kCommit).run();
       } catch (const std::exception& e) {
         ok = false;
         spdlog::critical("journal: a commit of {} records failed: {}", batch.size(), e.what());

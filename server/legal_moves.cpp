@@ -15,16 +15,24 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   ++computed_;
   Choices& c = slot.emplace();
   c.actions = match_.state().legal_actions(seat);
-  json actions = json::array();
-  json labels = json::array();
+  // Both arrays are written as text straight away, as dump() would write them.
+  std::string actions = "[";
+  std::string labels = "[";
+  c.labels.reserve(c.actions.size());
   for (const Action& a : c.actions) {
-    actions.push_back(match_.game().action_to_json(a));
+    if (actions.size() > 1) {
+      actions += ',';
+      labels += ',';
+    }
+    protocol::append_json(match_.game().action_to_json(a), actions);
     c.labels.push_back(label_(seat, a));
-    labels.push_back(c.labels.back());
+    protocol::append_json_string(c.labels.back(), labels);
   }
-  c.text = protocol::json_text(actions);
-  c.labels_text = protocol::json_text(labels);
-  c.hash = std::hash<std::string>{}(c.text);
+  actions += ']';
+  labels += ']';
+  c.hash = std::hash<std::string>{}(actions);
+  c.text = std::make_shared<const std::string>(std::move(actions));
+  c.labels_text = std::make_shared<const std::string>(std::move(labels));
   return c;
 }
 

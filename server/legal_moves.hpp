@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,11 @@ class LegalMoves {
  public:
   struct Choices {
     std::vector<Action> actions;
-    std::string text;                 // the actions as a JSON array, as frames carry them
+    // The actions as a JSON array, as frames carry them, and their words as one: shared, so that
+    // a member's last frame can keep them without a copy.
+    std::shared_ptr<const std::string> text;
     std::vector<std::string> labels;  // the words for each action, seat names filled in
-    std::string labels_text;          // the words as a JSON array
+    std::shared_ptr<const std::string> labels_text;
     std::size_t hash = 0;             // of `text`: what the seat may do, in one number
   };
   // The words for `seat`'s `action` as its player reads them.

@@ -320,7 +320,7 @@ void Room::changed(const std::vector<Event>* events) {
       for (std::size_t i = 0; i < n_events; ++i) {
         if ((*events)[i].to.includes(s)) out(c, event_frame_of(i));
       }
-      out(c, make_frame(parts.frame(s, *own.labels, *own.legal, own.view)));
+      out(c, make_frame(parts.frame(s, **own.labels, **own.legal, own.view)));
     } else {
       told.clear();
       for (std::size_t i = 0; i < n_events; ++i) {
@@ -350,7 +350,7 @@ void Room::changed(const std::vector<Event>* events) {
       for (std::size_t i = 0; i < n_events; ++i) {
         if ((*events)[i].to.everyone) out(c, event_frame_of(i));
       }
-      if (!state) state = make_frame(parts.frame(-1, *own.labels, *own.legal, own.view));
+      if (!state) state = make_frame(parts.frame(-1, **own.labels, **own.legal, own.view));
       out(c, state);
     }
   }

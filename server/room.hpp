@@ -169,11 +169,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // legal actions.
   struct OwnState {
     int seat = -1;
-    const std::string* labels = nullptr;
-    const std::string* legal = nullptr;
+    const UpdateFrames::Text* labels = nullptr;
+    const UpdateFrames::Text* legal = nullptr;
     std::string view;
     std::size_t legal_hash = 0;
-    UpdateFrames::Own parts() const { return {seat, *labels, *legal, view}; }
+    UpdateFrames::Own parts() const { return {seat, labels, legal, view}; }
   };
   void own_state(int seat, OwnState& own) const;
   // An event's body as its recipients read it (names filled in), and its own frame.

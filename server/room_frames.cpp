@@ -17,6 +17,8 @@ std::string dump(const json& j) {
 }  // namespace
 
 std::string Room::render(const std::string& text) const {
+  // Most texts (every label of a move that names no seat) have nothing to fill in.
+  if (text.find('{') == std::string::npos) return text;
   std::string out;
   out.reserve(text.size() + 16);
   for (std::size_t i = 0; i < text.size();) {
@@ -108,12 +110,12 @@ void Room::own_state(int seat, OwnState& own) const {
   const State& st = match_.state();
   const bool waiting = status_ == RoomStatus::kWaiting;
   // A seat's choices are written once per change and shared with the turn timer and the bots.
-  static const std::string kNone = "[]";
+  static const UpdateFrames::Text kNone = std::make_shared<const std::string>("[]");
   const LegalMoves::Choices* choices = !waiting && seat >= 0 ? &legal_.of(seat, version_) : nullptr;
   own.seat = seat;
   own.legal = choices ? &choices->text : &kNone;
   own.labels = choices ? &choices->labels_text : &kNone;
-  own.legal_hash = choices ? choices->hash : std::hash<std::string>{}(kNone);
+  own.legal_hash = choices ? choices->hash : std::hash<std::string>{}(*kNone);
   // The view, the largest part, is written into a buffer that keeps its capacity from frame to
   // frame.
   own.view.clear();
@@ -125,7 +127,25 @@ void Room::own_state(int seat, OwnState& own) const {
 }
 
 std::string Room::event_body(const Event& e) const {
-  return dump(render_event(e.body));
+  // The text of render_event(e.body), written without copying the event: only `text` changes.
+  if (!e.body.is_object()) return dump(render_event(e.body));
+  std::string out;
+  out.reserve(256);
+  out += '{';
+  bool first = true;
+  for (const auto& [key, value] : e.body.items()) {
+    if (!first) out += ',';
+    first = false;
+    protocol::append_json_string(key, out);
+    out += ':';
+    if (key == "text" && value.is_string()) {
+      protocol::append_json_string(render(value.get_ref<const std::string&>()), out);
+    } else {
+      protocol::append_json(value, out);
+    }
+  }
+  out += '}';
+  return out;
 }
 
 std::string Room::event_frame(const std::string& body) const {

@@ -4,9 +4,10 @@
 // last state per member; the room tells it what it sent and asks it for each update.
 //
 // A state is kept in two pieces: the members every recipient of a change shares, held once per
-// change by all who received it, and the member's own (seat, labels, legal and view). The shared
-// part's patch is worked out once per change and given to every member that holds the same base;
-// only the member's own part is compared member by member.
+// change by all who received it, and the member's own (seat, labels, legal and view; the labels
+// and legal texts shared with the room, not copied). The shared part's patch is worked out once
+// per change, member by member, and given to every member that holds the same base; the member's
+// own part is compared on its own. The frame is written in one piece.
 #pragma once
 
 #include <memory>
@@ -24,12 +25,15 @@ namespace campfire::server {
 class UpdateFrames {
  public:
   using StateText = protocol::message::StateText;
-  // One member's own part of a state: its seat (negative for a spectator) and the JSON texts of
-  // its labels, legal actions and view.
+  using SharedTexts = protocol::message::SharedTexts;
+  using Text = std::shared_ptr<const std::string>;
+  // One member's own part of a state: its seat (negative for a spectator), the JSON texts of its
+  // labels and legal actions (shared by everyone who holds them: they are kept without a copy),
+  // and of its view.
   struct Own {
     int seat = -1;
-    std::string_view labels;
-    std::string_view legal;
+    const Text* labels = nullptr;
+    const Text* legal = nullptr;
     std::string_view view;
   };
 
@@ -50,20 +54,24 @@ class UpdateFrames {
  private:
   struct Sent {
     long long version = 0;
-    std::shared_ptr<const std::string> shared;
-    std::string seat;
-    std::string labels;
-    std::string legal;
+    std::shared_ptr<const SharedTexts> shared;
+    int seat = -1;
+    Text labels;
+    Text legal;
+    // Copied into a buffer that keeps its capacity from change to change.
     std::string view;
   };
   void keep(Sent& sent, long long version, const StateText& parts, const Own& own);
-  std::optional<std::string> patch(const Sent& was, const StateText& now, const Own& own);
+  // Appends to `out` the patch from `was` to `now` + `own`; false when a merge patch cannot say
+  // it (`out` is then not to be used).
+  bool append_patch(std::string& out, const Sent& was, const StateText& now, const Own& own);
 
   std::unordered_map<const Client*, Sent> sent_;
-  // The last shared patch worked out, and the two shared texts it lies between (held, so that
-  // a text at the same address is never taken for another).
-  std::shared_ptr<const std::string> patch_from_;
-  std::shared_ptr<const std::string> patch_to_;
+  // The last shared patch worked out (its members, without braces; unset when none can say the
+  // change), and the two shared parts it lies between (held, so that a part at the same address
+  // is never taken for another).
+  std::shared_ptr<const SharedTexts> patch_from_;
+  std::shared_ptr<const SharedTexts> patch_to_;
   std::optional<std::string> shared_patch_;
 };
 

@@ -291,5 +291,25 @@ TEST(MergePatch, AMemberPatchAppendedToASharedPatchGivesTheNewState) {
   EXPECT_FALSE(append_member_patch(bad, bad_first, "\"view\"", "null", R"({"a":null})"));
 }
 
+// A member that may be absent on either side (the state's `result` until the game ends): one that
+// appears is written whole, one that goes away is removed with null, one absent on both sides
+// is left out.
+TEST(MergePatch, AMemberThatAppearsOrGoesAwayIsWrittenWholeOrRemoved) {
+  std::string out = "{";
+  bool first = true;
+  ASSERT_TRUE(append_member_change(out, first, "\"result\"", std::nullopt, R"({"places":[1,2]})"));
+  ASSERT_TRUE(append_member_change(out, first, "\"window\"", R"({"id":3})", std::nullopt));
+  ASSERT_TRUE(append_member_change(out, first, "\"turn\"", std::nullopt, std::nullopt));
+  ASSERT_TRUE(append_member_change(out, first, "\"toAct\"", "[0]", "[1]"));
+  out += '}';
+  EXPECT_EQ(out, R"({"result":{"places":[1,2]},"window":null,"toAct":[1]})");
+  EXPECT_EQ(applied(R"({"toAct":[0],"window":{"id":3}})", out),
+            json::parse(R"({"result":{"places":[1,2]},"toAct":[1]})"));
+  // An object that appears holding a null member cannot be said (the null would remove it).
+  std::string bad = "{";
+  bool bad_first = true;
+  EXPECT_FALSE(append_member_change(bad, bad_first, "\"result\"", std::nullopt, R"({"a":null})"));
+}
+
 }  // namespace
 }  // namespace campfire::protocol

@@ -73,10 +73,10 @@ TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
       actions.push_back(game_.action_to_json(a));
       labels.push_back("<" + match_.state().describe(s, a) + ">");
     }
-    EXPECT_EQ(c.text, actions.dump());
-    EXPECT_EQ(c.labels_text, labels.dump());
+    EXPECT_EQ(*c.text, actions.dump());
+    EXPECT_EQ(*c.labels_text, labels.dump());
     ASSERT_EQ(c.labels.size(), engine.size());
-    EXPECT_EQ(c.hash, std::hash<std::string>{}(c.text));
+    EXPECT_EQ(c.hash, std::hash<std::string>{}(*c.text));
   }
 }
 
