@@ -34,7 +34,7 @@ class CountingClient final : public server::Client {
     ++frames;
     bytes += frame->size();
   }
-  void entered(const std::string&) override {}
+  void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
 
   long frames = 0;
