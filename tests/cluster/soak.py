@@ -44,6 +44,11 @@ import zlib
 
 import websockets
 
+# The reference Python bot's merge patch: the soak's players apply patches as a bot author would.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients",
+                                "bot", "python"))
+from bot import merge_patch  # noqa: E402
+
 LEASE_MS = 2000
 
 # The games, their seat counts and options that keep a random game short; windows are shortened
@@ -65,19 +70,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def merge(target, patch):
-    """RFC 7386: a merge patch applied to `target`."""
-    if not isinstance(patch, dict):
-        return patch
-    out = dict(target) if isinstance(target, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            out.pop(key, None)
-        else:
-            out[key] = merge(out.get(key), value)
-    return out
 
 
 def http_json(base, path, timeout=5):
@@ -396,7 +388,7 @@ class Player:
                         self.acting = False
                         await self.request({"type": "sync", "room": self.room}, "sync")
                     return None
-                self.take_state(merge(self.state, m["patch"]))
+                self.take_state(merge_patch(self.state, m["patch"]))
         elif kind == "game_over":
             self.done = True
         elif kind == "notice":
