@@ -17,8 +17,6 @@ using cluster::Reply;
 // A code is reserved this long before its room's creation record must have made it the room's
 // own; far longer than a creation takes.
 constexpr std::chrono::milliseconds kCodeReservation{60000};
-// How long a lobby request waits for Redis before answering with this node's rooms alone.
-constexpr std::chrono::milliseconds kListPatience{1500};
 
 cluster::RedisUrl url_of(const Config& config) {
   std::string why;
@@ -91,25 +89,24 @@ void ClusterNode::disconnect() {
   link_->stop();
 }
 
-bool ClusterNode::claim_code(const std::string& code) {
+void ClusterNode::claim_code(const std::string& code,
+                             std::function<void(bool, const std::string&)> done) {
   if (!directory_ || !directory_->acting()) {
-    throw std::runtime_error(
-        "this node cannot make rooms now: it has lost contact with the cluster's store");
+    return done(false,
+                "this node cannot make rooms now: it has lost contact with the cluster's store");
   }
-  const Reply reserved = link_->call({"SET", cluster::keys::code(code), node_, "NX", "PX",
-                                      std::to_string(kCodeReservation.count())});
-  if (reserved.error()) {
-    throw std::runtime_error("cannot reserve a room code in redis: " + reserved.describe());
-  }
-  if (reserved.str != "OK") return false;
-  // A code reserved long ago is a room's by now, or is free again.
-  const Reply exists = link_->call({"EXISTS", cluster::keys::room(code)});
-  if (exists.error()) {
-    throw std::runtime_error("cannot check a room code in redis: " + exists.describe());
-  }
-  if (exists.integer != 0) return false;
-  directory_->adopt_new(code);
-  return true;
+  // One script reserves the code unless a room of that code is journalled or another node
+  // reserved it first; the reservation expires if the room is never created.
+  link_->script(cluster::Script::kReserve, {code, node_, std::to_string(kCodeReservation.count())},
+                [this, code, done = std::move(done)](Reply reserved) {
+                  if (reserved.error()) {
+                    return done(false,
+                                "cannot reserve a room code in redis: " + reserved.describe());
+                  }
+                  if (reserved.integer != 1) return done(false, "");
+                  directory_->adopt_new(code);
+                  done(true, "");
+                });
 }
 
 std::vector<std::string> ClusterNode::live_nodes() const {
@@ -207,12 +204,6 @@ json listed_rooms(const Reply& all) {
 }
 
 }  // namespace
-
-std::optional<json> ClusterNode::list_rooms() {
-  const Reply all = link_->call({"HVALS", cluster::keys::summaries()}, kListPatience);
-  if (all.error()) return std::nullopt;
-  return listed_rooms(all);
-}
 
 void ClusterNode::list_rooms(std::function<void(std::optional<json>)> done) {
   link_->command({"HVALS", cluster::keys::summaries()}, [done = std::move(done)](Reply all) {

@@ -49,9 +49,10 @@ class ClusterNode {
   void disconnect();
 
   // Reserves a fresh room code cluster-wide (atomic: two nodes never get the same code) and
-  // makes the room this node's at epoch 1. False when the code is taken; throws
-  // std::runtime_error (a sentence for the client) when no room can be made now.
-  bool claim_code(const std::string& code);
+  // makes the room this node's at epoch 1. `done` runs once, on the link's thread (or at once when
+  // this node cannot act): (true, "") when the code is now this node's, (false, "") when it is
+  // taken, (false, a sentence for the client) when no room can be made now.
+  void claim_code(const std::string& code, std::function<void(bool, const std::string&)> done);
   // Whether this node owns the room now (its lease is valid and no one took the room).
   bool owns(const std::string& code) const;
 
@@ -71,10 +72,14 @@ class ClusterNode {
 
   // The ids of the nodes whose lease is alive (this one's too), from the directory's last look.
   std::vector<std::string> live_nodes() const;
+  // Whether the command connection to Redis is up now.
+  bool redis_up() const { return link_->up(); }
 
   // Listens for the bus coming back after Redis was out of reach (what was sent on it meanwhile
   // is lost); on the link's thread.
-  void on_bus_resumed(std::function<void()> listener) { link_->on_resubscribed(std::move(listener)); }
+  void on_bus_resumed(std::function<void()> listener) {
+    link_->on_resubscribed(std::move(listener));
+  }
 
   // The bus to the other nodes. What arrives goes to the receiver set here (nothing before one is
   // set, or after it is cleared with nullptr), on the link's thread.
@@ -84,11 +89,8 @@ class ClusterNode {
   // Writes the summaries of this node's rooms that changed since the last call into the
   // cluster's room list, and drops those of rooms no longer here.
   void publish(const std::vector<RoomSummary>& rooms);
-  // Every node's listed rooms, as list_rooms shows them (with "node"); nullopt when Redis does
-  // not answer in time.
-  std::optional<nlohmann::json> list_rooms();
-  // The same without blocking: `done` runs on the link's thread (nullopt when Redis does not
-  // answer).
+  // Every node's listed rooms, as list_rooms shows them (with "node"), without blocking: `done`
+  // runs on the link's thread (nullopt when Redis does not answer).
   void list_rooms(std::function<void(std::optional<nlohmann::json>)> done);
 
  private:

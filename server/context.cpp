@@ -25,7 +25,9 @@ ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
   if (cluster) {
     metrics.set_node(cluster->node());
     lobby.claim_codes_with(
-        [node = cluster.get()](const std::string& code) { return node->claim_code(code); });
+        [node = cluster.get()](const std::string& code, Lobby::CodeClaimed done) {
+          node->claim_code(code, std::move(done));
+        });
     forwarding = std::make_unique<Forwarding>(*this);
     admin = std::make_unique<ClusterAdmin>(*this, std::chrono::milliseconds(2000));
   }
@@ -178,11 +180,11 @@ std::size_t ServerContext::sessions() const {
   return sessions_.size();
 }
 
-json ServerContext::list_rooms() const {
-  if (cluster) {
-    if (auto all = cluster->list_rooms()) return std::move(*all);
-  }
-  return lobby.list_rooms();
+void ServerContext::list_rooms(std::function<void(json)> done) const {
+  if (!cluster) return done(lobby.list_rooms());
+  cluster->list_rooms([this, done = std::move(done)](std::optional<json> all) {
+    done(all ? std::move(*all) : lobby.list_rooms());
+  });
 }
 
 MetricsSnapshot ServerContext::metrics_snapshot() const {
@@ -200,6 +202,26 @@ MetricsSnapshot ServerContext::metrics_snapshot() const {
     c.spectators += static_cast<std::size_t>(s.spectators);
   }
   for (auto& [key, c] : counts) snap.rooms.push_back(std::move(c));
+  if (cluster) {
+    MetricsSnapshot::Cluster c;
+    c.live_nodes = cluster->live_nodes().size();
+    c.redis_up = cluster->redis_up();
+    const auto bus = cluster->bus().stats();
+    c.bus_batches_sent = bus.batches_sent;
+    c.bus_items_sent = bus.items_sent;
+    c.bus_batches_received = bus.batches_received;
+    c.bus_items_received = bus.items_received;
+    c.bus_dropped = bus.dropped;
+    c.bus_lost_told = bus.lost_told;
+    if (forwarding) {
+      const auto f = forwarding->stats();
+      c.requests_forwarded = f.requests_forwarded;
+      c.requests_served = f.requests_served;
+      c.forwarding = f.forwarding;
+      c.stand_ins = f.stand_ins;
+    }
+    snap.cluster = c;
+  }
   return snap;
 }
 

@@ -36,8 +36,10 @@ class ServerContext {
   ServerContext(boost::asio::io_context& io, const Config& cfg);
   ~ServerContext();
 
-  // The rooms of the whole cluster in a cluster, this server's otherwise (list_rooms).
-  json list_rooms() const;
+  // The rooms of the whole cluster in a cluster, this server's otherwise (list_rooms). `done`
+  // runs at once for one process alone and on the cluster link's thread in a cluster; when the
+  // cluster's store does not answer it gets this node's rooms alone.
+  void list_rooms(std::function<void(json)> done) const;
   // The node's id in a cluster; empty otherwise.
   std::string node() const { return cluster ? cluster->node() : std::string(); }
 

@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 #include <random>
+#include <set>
 
 #include "protocol/protocol.hpp"
 #include "server/context.hpp"
@@ -35,8 +36,8 @@ protocol::UpdateMode mode_named(const std::string& name) {
 class ForwardedClient final : public RoomClient,
                               public std::enable_shared_from_this<ForwardedClient> {
  public:
-  ForwardedClient(ServerContext& ctx, cluster::Bus& bus, std::string node,
-                  std::string incarnation, std::uint64_t conn, std::string address)
+  ForwardedClient(ServerContext& ctx, cluster::Bus& bus, std::string node, std::string incarnation,
+                  std::uint64_t conn, std::string address)
       : RoomClient(ctx, std::move(address)),
         strand_(boost::asio::make_strand(ctx.ioc)),
         bus_(bus),
@@ -215,7 +216,14 @@ Forwarding::Forwarding(ServerContext& ctx)
       [this](const cluster::BusSender& from, BusItem item) { receive(from, std::move(item)); });
   ctx.cluster->on_bus_resumed([this, alive = std::weak_ptr<bool>(alive_)] {
     if (alive.expired()) return;
-    for (auto& r : remotes()) r->bus_resumed();
+    for (auto& r : remotes()) r->frames_lost("");
+    // And what other nodes sent here meanwhile may have been a connection's goodbye.
+    std::set<std::string> nodes;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& [key, proxy] : proxies_) nodes.insert(key.first);
+    }
+    for (const std::string& node : nodes) tell_held(node);
   });
 }
 
@@ -234,6 +242,7 @@ std::uint64_t Forwarding::attach(std::weak_ptr<Remote> remote) {
 void Forwarding::detach(std::uint64_t conn) {
   std::lock_guard lock(mutex_);
   remotes_.erase(conn);
+  forwards_to_.erase(conn);
   std::erase_if(following_, [&](const auto& f) { return f.second == conn; });
 }
 
@@ -265,6 +274,11 @@ void Forwarding::tell_claimed(const std::string& room) {
 void Forwarding::request(const std::string& node, std::uint64_t conn, std::int64_t seq,
                          const std::string& room, std::string text, const std::string& name,
                          const std::string& address, protocol::UpdateMode updates) {
+  {
+    std::lock_guard lock(mutex_);
+    forwards_to_[conn] = node;
+    ++requests_forwarded_;
+  }
   BusItem item;
   item.kind = BusItem::Kind::kRequest;
   item.conn = conn;
@@ -308,6 +322,7 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
       std::shared_ptr<ForwardedClient> proxy;
       {
         std::lock_guard lock(mutex_);
+        ++requests_served_;
         auto& slot = proxies_[{from.node, item.conn}];
         if (!slot) {
           slot = std::make_shared<ForwardedClient>(ctx_, bus_, from.node, from.incarnation,
@@ -348,6 +363,16 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
     case BusItem::Kind::kClaimed:
       tell_claimed(item.room);
       return;
+    case BusItem::Kind::kLost:
+      spdlog::warn("node {} lost frames on their way here: its rooms' members here resync",
+                   from.node);
+      for (auto& r : remotes()) r->frames_lost(from.node);
+      // Among what was lost may be the goodbye of a connection whose stand-in is here.
+      tell_held(from.node);
+      return;
+    case BusItem::Kind::kHeld:
+      check_held(from.node, item.frames);
+      return;
     case BusItem::Kind::kAsk:
     case BusItem::Kind::kAnswer:
       if (ctx_.admin) ctx_.admin->receive(from, std::move(item));
@@ -378,12 +403,55 @@ void Forwarding::node_gone(const std::string& node, const std::string& incarnati
   for (auto& r : remotes()) r->node_gone(node);
 }
 
+void Forwarding::tell_held(const std::string& node) {
+  BusItem item;
+  item.kind = BusItem::Kind::kHeld;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = proxies_.lower_bound({node, 0}); it != proxies_.end() && it->first.first == node;
+         ++it) {
+      item.frames.push_back(std::to_string(it->first.second));
+    }
+  }
+  if (item.frames.empty()) return;
+  bus_.send(node, std::move(item));
+}
+
+void Forwarding::check_held(const std::string& node, const std::vector<std::string>& conns) {
+  std::vector<std::uint64_t> gone;
+  {
+    std::lock_guard lock(mutex_);
+    for (const std::string& text : conns) {
+      std::uint64_t conn = 0;
+      try {
+        conn = std::stoull(text);
+      } catch (const std::exception&) {
+        continue;
+      }
+      auto it = forwards_to_.find(conn);
+      if (!remotes_.count(conn) || it == forwards_to_.end() || it->second != node) {
+        gone.push_back(conn);
+      }
+    }
+  }
+  if (!gone.empty()) {
+    spdlog::info("node {} held {} stand-ins of connections gone from here: it lets them go", node,
+                 gone.size());
+  }
+  for (std::uint64_t conn : gone) this->gone(node, conn, "");
+}
+
 void Forwarding::claimed(const std::string& room) {
   BusItem item;
   item.kind = BusItem::Kind::kClaimed;
   item.room = room;
   bus_.send("", std::move(item));
   tell_claimed(room);
+}
+
+Forwarding::Stats Forwarding::stats() const {
+  std::lock_guard lock(mutex_);
+  return {requests_forwarded_, requests_served_, forwards_to_.size(), proxies_.size()};
 }
 
 void Forwarding::clear() {

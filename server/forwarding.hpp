@@ -6,7 +6,9 @@
 // On the bus: kRequest (a request, its sequence number, the player's name, address and update
 // mode) and kGone (the connection closed, or left a room) go to the owner; kFrames (frames, and
 // the highest request number received), kEntered (with the seat's token, for that connection's
-// node alone) and kEvicted come back; kClaimed tells every node a room has a new owner.
+// node alone) and kEvicted come back; kClaimed tells every node a room has a new owner; kLost
+// tells a node that items meant for it were lost, and its connections there ask for whole
+// states.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +46,9 @@ class Forwarding {
     virtual void node_gone(const std::string& node) = 0;
     // Room `room`, which the connection follows (see follow()), has a new owner.
     virtual void room_claimed(const std::string& room) = 0;
-    // The bus came back after Redis was out of reach: frames for the connection may be lost.
-    virtual void bus_resumed() = 0;
+    // Frames for the connection from `node` may be lost (empty: from any node): the bus came
+    // back after Redis was out of reach, or `node` could not publish some of them.
+    virtual void frames_lost(const std::string& node) = 0;
   };
 
   // Listens on the node's bus (ctx.cluster must exist).
@@ -79,11 +82,24 @@ class Forwarding {
   // Drops every proxy (before the io_context their strands use goes).
   void clear();
 
+  struct Stats {
+    std::uint64_t requests_forwarded = 0;
+    std::uint64_t requests_served = 0;
+    std::size_t forwarding = 0;  // connections here that forwarded to another node
+    std::size_t stand_ins = 0;
+  };
+  Stats stats() const;
+
  private:
   void receive(const cluster::BusSender& from, cluster::BusItem item);
   std::shared_ptr<Remote> remote(std::uint64_t conn) const;
   std::vector<std::shared_ptr<Remote>> remotes() const;
   void tell_claimed(const std::string& room);
+  // Tells `node` which of its connections this node holds stand-ins for (a kGone it sent may
+  // have been lost); it answers kGone for those that are gone.
+  void tell_held(const std::string& node);
+  // Answers an owner's kHeld: kGone for each listed connection no longer forwarding there.
+  void check_held(const std::string& node, const std::vector<std::string>& conns);
 
   ServerContext& ctx_;
   // Listeners on the link outlive this object; they look here first.
@@ -93,6 +109,10 @@ class Forwarding {
   mutable std::mutex mutex_;
   std::uint64_t next_conn_;
   std::unordered_map<std::uint64_t, std::weak_ptr<Remote>> remotes_;
+  // The node each connection here last forwarded a request to.
+  std::unordered_map<std::uint64_t, std::string> forwards_to_;
+  std::uint64_t requests_forwarded_ = 0;
+  std::uint64_t requests_served_ = 0;
   std::multimap<std::string, std::uint64_t> following_;  // room -> connections following it
   // Proxies of other nodes' connections: (node, its connection number) -> proxy.
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<ForwardedClient>> proxies_;

@@ -141,8 +141,7 @@ void admin_rooms(ServerContext& ctx, const Request& req, Respond respond) {
   const unsigned version = req.version();
   const bool keep_alive = req.keep_alive();
   auto answer = [version, keep_alive, respond = std::move(respond)](json body) {
-    respond(text_response(version, keep_alive, http::status::ok, "application/json",
-                          body.dump()));
+    respond(text_response(version, keep_alive, http::status::ok, "application/json", body.dump()));
   };
   if (!ctx.admin) {
     return ctx.describe_rooms([answer](json rooms) { answer({{"rooms", std::move(rooms)}}); });
@@ -199,7 +198,8 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     }
     // In a cluster the room's own node closes it, wherever that is.
     const auto normal = protocol::normalize_room_code(code);
-    if (!normal) return respond(json_error(req, http::status::not_found, "there is no room " + code));
+    if (!normal)
+      return respond(json_error(req, http::status::not_found, "there is no room " + code));
     const unsigned version = req.version();
     const bool keep_alive = req.keep_alive();
     return ctx.admin->close(
@@ -227,8 +227,8 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
     auto text = text_field(req, *body, "text", kMaxNoticeLength, true, respond);
     if (!text) return;
     if (!ctx.admin) {
-      const std::size_t sent = ctx.broadcast(
-          make_frame(protocol::message::notice("operator", *text).dump()));
+      const std::size_t sent =
+          ctx.broadcast(make_frame(protocol::message::notice("operator", *text).dump()));
       spdlog::info("admin API: notice to {} connections: {}", sent, *text);
       return respond(json_response(req, http::status::ok, {{"sent", sent}}));
     }
@@ -240,8 +240,8 @@ void serve_admin(ServerContext& ctx, const Request& req, const std::string& targ
       spdlog::info("admin API: notice to {} connections of the cluster: {}", sent, text);
       json said = {{"sent", sent}};
       if (!unanswered.empty()) said["unanswered"] = std::move(unanswered);
-      respond(text_response(version, keep_alive, http::status::ok, "application/json",
-                            said.dump()));
+      respond(
+          text_response(version, keep_alive, http::status::ok, "application/json", said.dump()));
     });
   }
   respond(json_error(req, http::status::not_found, "not found"));
@@ -408,7 +408,12 @@ void serve(ServerContext& ctx, Request&& req, const Respond& respond) {
                                   {"message", "there is no game " + id}}));
   }
   if (target == "/api/rooms") {
-    return respond(json_response(req, http::status::ok, ctx.list_rooms()));
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive();
+    return ctx.list_rooms([version, keep_alive, respond](json rooms) {
+      respond(text_response(version, keep_alive, http::status::ok, "application/json",
+                            rooms.dump(-1, ' ', false, json::error_handler_t::replace)));
+    });
   }
 
   constexpr std::string_view kReplays = "/api/replays/";
@@ -577,8 +582,7 @@ void HttpSession<Stream>::upgrade(Request&& req) {
   if (!ticket_) {
     ctx_.metrics.connection_refused();
     spdlog::warn("{} (through {}): too many connections from this address",
-                 ProxyTrust::client_address(req["X-Forwarded-For"]).value_or("?"),
-                 peer);
+                 ProxyTrust::client_address(req["X-Forwarded-For"]).value_or("?"), peer);
     auto res = text_response(req, http::status::service_unavailable, "text/plain",
                              "too many connections from your address\n");
     res.keep_alive(false);

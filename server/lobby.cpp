@@ -31,7 +31,7 @@ Lobby::Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journa
   games_json_ = games.dump();
 }
 
-Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
+Expected<Lobby::Draft> Lobby::draft(const protocol::CreateRoom& req) const {
   const std::string& game_id = req.game;
   const Game* game = Registry::builtin().find(game_id);
   if (game == nullptr) {
@@ -67,37 +67,77 @@ Expected<std::shared_ptr<Room>> Lobby::create(const protocol::CreateRoom& req) {
   }
   auto match = Match::create(*game, seats, options, seed, deck_order);
   if (!match) return match.error();
+  return Draft{game_id, seats, hidden, std::move(*settings), std::move(fair), std::move(*match)};
+}
 
+void Lobby::create(const protocol::CreateRoom& req, Created done) {
+  auto made = draft(req);
+  if (!made) return done(made.error());
+  if (!claim_code_) return done(open(std::move(*made), fresh_code(true)));
+  auto shared = std::make_shared<Draft>(std::move(*made));
+  claim(std::move(shared), kClaimAttempts, std::move(done));
+}
+
+std::string Lobby::fresh_code(bool check_journal) {
   std::lock_guard lock(mutex_);
-  if (rooms_.size() >= static_cast<std::size_t>(config_.max_rooms)) {
-    return protocol::make_error(ErrorCode::kTooManyRooms,
-                                "the server has as many rooms as it may hold");
-  }
-  // In a cluster the code must be claimed in the cluster's store, which may not answer now.
-  auto claimed_here = [&](const std::string& code) {
-    return !claim_code_ || claim_code_(code);
-  };
   std::string code;
-  try {
-    do {
-      code.clear();
-      for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
-        code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
-      }
-    } while (rooms_.count(code) || journal_.has(code) || !claimed_here(code));
-  } catch (const std::runtime_error& e) {
-    return protocol::make_error(ErrorCode::kUnavailable, e.what());
-  }
-  auto room = std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(*match),
-                                     !hidden, *settings, std::move(fair));
+  do {
+    code.clear();
+    for (std::size_t i = 0; i < protocol::kRoomCodeLength; ++i) {
+      code += protocol::kRoomCodeAlphabet[code_rng_.below(protocol::kRoomCodeAlphabet.size())];
+    }
+  } while (rooms_.count(code) || (check_journal && journal_.has(code)));
+  return code;
+}
+
+void Lobby::claim(std::shared_ptr<Draft> draft, int attempts, Created done) {
+  if (full()) return done(too_many_rooms());
+  // In a cluster a code is claimed in the cluster's store, which answers later (or not): no
+  // thread waits for it and the lobby's lock is not held meanwhile. The store also tells
+  // whether a room of that code was ever journalled.
+  std::string code = fresh_code(false);
+  claim_code_(code, [this, draft = std::move(draft), attempts, done = std::move(done), code](
+                        bool claimed, const std::string& error) mutable {
+    if (!error.empty()) return done(protocol::make_error(ErrorCode::kUnavailable, error));
+    if (claimed) return done(open(std::move(*draft), code));
+    // Another node took the code first: with 32^4 codes this is rare, and a few tries more
+    // settle it unless the store is nearly full.
+    if (attempts <= 1) {
+      return done(
+          protocol::make_error(ErrorCode::kUnavailable, "no free room code was found; try again"));
+    }
+    claim(std::move(draft), attempts - 1, std::move(done));
+  });
+}
+
+bool Lobby::full() const {
+  std::lock_guard lock(mutex_);
+  return rooms_.size() >= static_cast<std::size_t>(config_.max_rooms);
+}
+
+Error Lobby::too_many_rooms() {
+  return protocol::make_error(ErrorCode::kTooManyRooms,
+                              "the server has as many rooms as it may hold");
+}
+
+Expected<std::shared_ptr<Room>> Lobby::open(Draft draft, const std::string& code) {
+  auto room =
+      std::make_shared<Room>(ioc_, config_, journal_, metrics_, code, std::move(draft.match),
+                             !draft.hidden, std::move(draft.settings), std::move(draft.fair));
   room->use_bot_pool(&bot_pool_);
   // A code claimed in a cluster is owned at its first epoch.
   if (claim_code_) room->owned_at(1);
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.size() >= static_cast<std::size_t>(config_.max_rooms)) return too_many_rooms();
+    if (!rooms_.emplace(code, room).second) {
+      return protocol::make_error(ErrorCode::kUnavailable, "that room code was taken meanwhile");
+    }
+  }
   room->record_creation();
-  rooms_.emplace(code, room);
   metrics_.room_created();
-  spdlog::info("room {} created: {} for {} seats{}", code, game_id, seats,
-               hidden ? " (private)" : "");
+  spdlog::info("room {} created: {} for {} seats{}", code, draft.game_id, draft.seats,
+               draft.hidden ? " (private)" : "");
   return room;
 }
 
@@ -201,7 +241,7 @@ bool Lobby::rebuild(const StoredRoom& stored, long long epoch) {
   return true;
 }
 
-void Lobby::claim_codes_with(std::function<bool(const std::string&)> claim) {
+void Lobby::claim_codes_with(ClaimCode claim) {
   claim_code_ = std::move(claim);
 }
 

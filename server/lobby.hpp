@@ -23,9 +23,12 @@ class Lobby {
  public:
   Lobby(boost::asio::io_context& ioc, const Config& config, Journal& journal, Metrics& metrics);
 
+  using Created = std::function<void(Expected<std::shared_ptr<Room>>)>;
   // Checks what only the server can judge of a create_room request (the game, its seats and
-  // options, the timers against this server's limits, test mode) and makes the room.
-  Expected<std::shared_ptr<Room>> create(const protocol::CreateRoom& request);
+  // options, the timers against this server's limits, test mode) and makes the room. `done` is
+  // called once: at once for one process alone; in a cluster once the room's code is claimed,
+  // on the cluster link's thread.
+  void create(const protocol::CreateRoom& request, Created done);
   std::shared_ptr<Room> find(const std::string& code) const;
   json list_rooms() const;
   const std::string& games_json() const { return games_json_; }
@@ -39,9 +42,13 @@ class Lobby {
   bool close(const std::string& code, const std::string& reason);
   // Rebuilds every unfinished or recently finished room from the journal (at start).
   std::size_t restore();
-  // In a cluster: a fresh code must also be claimed cluster-wide (`claim` is false when another
-  // node has it), and the rooms come and go with their ownership.
-  void claim_codes_with(std::function<bool(const std::string& code)> claim);
+  // How a cluster claims a code: `done(true, "")` when the code is now this node's, `done(false,
+  // "")` when another node has it, `done(false, why)` when the cluster's store could not be asked.
+  using CodeClaimed = std::function<void(bool claimed, const std::string& error)>;
+  using ClaimCode = std::function<void(const std::string& code, CodeClaimed done)>;
+  // In a cluster: a fresh code must also be claimed cluster-wide, and the rooms come and go with
+  // their ownership.
+  void claim_codes_with(ClaimCode claim);
   // Rebuilds one room from the journal, as a restart does (this node now owns it); a room of
   // that code held before is let go; `epoch` is the ownership it is built under. False when the
   // journal cannot give it back.
@@ -56,6 +63,25 @@ class Lobby {
   void clear();
 
  private:
+  // A create_room request checked and its match dealt, waiting for a code.
+  struct Draft {
+    std::string game_id;
+    int seats = 0;
+    bool hidden = false;
+    RoomSettings settings;
+    fairness::Record fair;
+    Match match;
+  };
+  // Codes tried in a cluster before giving up when other nodes keep having them.
+  static constexpr int kClaimAttempts = 8;
+
+  Expected<Draft> draft(const protocol::CreateRoom& request) const;
+  // A code no room of this node has (nor, with `check_journal`, any journalled room).
+  std::string fresh_code(bool check_journal);
+  void claim(std::shared_ptr<Draft> draft, int attempts, Created done);
+  Expected<std::shared_ptr<Room>> open(Draft draft, const std::string& code);
+  bool full() const;
+  static Error too_many_rooms();
   // `epoch`: the cluster ownership the room is built under (0 for one process alone).
   bool rebuild(const StoredRoom& stored, long long epoch = 0);
 
@@ -69,7 +95,7 @@ class Lobby {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
   Rng code_rng_;
-  std::function<bool(const std::string&)> claim_code_;
+  ClaimCode claim_code_;
 };
 
 }  // namespace campfire::server

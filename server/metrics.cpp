@@ -184,6 +184,43 @@ std::string with_label(const std::string& text, const std::string& label) {
 
 }  // namespace
 
+namespace {
+
+void render_cluster(std::string& out, const MetricsSnapshot::Cluster& c) {
+  header(out, "campfire_cluster_nodes", "gauge", "Nodes of the cluster whose lease is alive.");
+  sample(out, "campfire_cluster_nodes", "", static_cast<std::uint64_t>(c.live_nodes));
+  header(out, "campfire_cluster_redis_up", "gauge",
+         "1 while this node's command connection to Redis is up.");
+  sample(out, "campfire_cluster_redis_up", "", std::uint64_t{c.redis_up ? 1u : 0u});
+  header(out, "campfire_bus_batches_total", "counter",
+         "Batches of items on the bus between nodes (one PUBLISH each), by direction.");
+  sample(out, "campfire_bus_batches_total", "direction=\"sent\"", c.bus_batches_sent);
+  sample(out, "campfire_bus_batches_total", "direction=\"received\"", c.bus_batches_received);
+  header(out, "campfire_bus_items_total", "counter",
+         "Items (requests, frames, answers) on the bus between nodes, by direction.");
+  sample(out, "campfire_bus_items_total", "direction=\"sent\"", c.bus_items_sent);
+  sample(out, "campfire_bus_items_total", "direction=\"received\"", c.bus_items_received);
+  header(out, "campfire_bus_dropped_total", "counter",
+         "Bus batches dropped: malformed, or not published for want of a connection to Redis.");
+  sample(out, "campfire_bus_dropped_total", "", c.bus_dropped);
+  header(out, "campfire_bus_lost_notices_total", "counter",
+         "Nodes told that items meant for them were lost (their connections then resync).");
+  sample(out, "campfire_bus_lost_notices_total", "", c.bus_lost_told);
+  header(out, "campfire_forwarded_requests_total", "counter",
+         "Room requests forwarded between nodes: by this node's connections to a room's owner "
+         "(out), and from other nodes' connections to rooms here (in).");
+  sample(out, "campfire_forwarded_requests_total", "direction=\"out\"", c.requests_forwarded);
+  sample(out, "campfire_forwarded_requests_total", "direction=\"in\"", c.requests_served);
+  header(out, "campfire_forwarding_connections", "gauge",
+         "Connections here in a room another node owns.");
+  sample(out, "campfire_forwarding_connections", "", static_cast<std::uint64_t>(c.forwarding));
+  header(out, "campfire_stand_ins", "gauge",
+         "Other nodes' connections that are members of this node's rooms.");
+  sample(out, "campfire_stand_ins", "", static_cast<std::uint64_t>(c.stand_ins));
+}
+
+}  // namespace
+
 std::string Metrics::render(const MetricsSnapshot& snap) const {
   std::string out;
   out.reserve(4096);
@@ -268,6 +305,7 @@ std::string Metrics::render(const MetricsSnapshot& snap) const {
   header(out, "campfire_journal_write_seconds", "histogram",
          "Time to commit one batch of journal records (group commit).");
   journal_write_.render(out, "campfire_journal_write_seconds");
+  if (snap.cluster) render_cluster(out, *snap.cluster);
   return node_.empty() ? out : with_label(out, "node=\"" + label_value(node_) + "\"");
 }
 

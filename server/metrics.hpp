@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,22 @@ struct MetricsSnapshot {
     std::size_t spectators = 0;
   };
   std::vector<RoomCount> rooms;  // one entry per (game, status) present
+  // A node of a cluster: its bus and forwarding.
+  struct Cluster {
+    std::size_t live_nodes = 0;
+    bool redis_up = false;
+    std::uint64_t bus_batches_sent = 0;
+    std::uint64_t bus_items_sent = 0;
+    std::uint64_t bus_batches_received = 0;
+    std::uint64_t bus_items_received = 0;
+    std::uint64_t bus_dropped = 0;
+    std::uint64_t bus_lost_told = 0;
+    std::uint64_t requests_forwarded = 0;  // by this node's connections, to other nodes
+    std::uint64_t requests_served = 0;     // for other nodes' connections, here
+    std::size_t forwarding = 0;            // connections here forwarding to another node
+    std::size_t stand_ins = 0;             // other nodes' connections in this node's rooms
+  };
+  std::optional<Cluster> cluster;
 };
 
 class Metrics {

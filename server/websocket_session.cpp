@@ -75,9 +75,9 @@ struct WebSocketSession::Forwarded {
   bool moving = false;
   bool attempting = false;  // a rejoin made for the player is being handed on (not refused)
   std::chrono::steady_clock::time_point moving_since;
-  int move_replies = 0;  // answers still due to rejoins made for the player
+  int move_replies = 0;    // answers still due to rejoins made for the player
   int resync_replies = 0;  // answers still due to syncs made for the player
-  bool told = false;     // the player was told the room moved
+  bool told = false;       // the player was told the room moved
   boost::asio::steady_timer move_timer;
 };
 
@@ -244,9 +244,9 @@ void WebSocketSession::on(protocol::ListGames&, const json& id) {
 void WebSocketSession::on(protocol::ListRooms&, const json& id) {
   if (!ctx_.cluster) return reply(id, message::rooms(ctx_.lobby.list_rooms()));
   // Every node's rooms, from Redis without blocking; this node's alone if it does not answer.
-  ctx_.cluster->list_rooms([self = shared_from_this(), id](std::optional<json> all) {
-    boost::asio::post(self->executor(), [self, id, all = std::move(all)]() mutable {
-      self->reply(id, message::rooms(all ? std::move(*all) : self->ctx_.lobby.list_rooms()));
+  ctx_.list_rooms([self = shared_from_this(), id](json rooms) {
+    boost::asio::post(self->executor(), [self, id, rooms = std::move(rooms)]() mutable {
+      self->reply(id, message::rooms(std::move(rooms)));
     });
   });
 }
@@ -255,11 +255,19 @@ void WebSocketSession::on(protocol::CreateRoom& m, const json& id) {
   if (ctx_.draining) {
     return error(id, ErrorCode::kUnavailable, "the server is restarting; try again in a moment");
   }
-  auto room = ctx_.lobby.create(m);
-  if (!room) return error(id, room.error());
-  // Either reply waits in the room until its creation is in the journal.
-  if (!m.join) return (*room)->created(shared_from_this(), id);
-  (*room)->join(shared_from_this(), name_, id, 0);
+  // In a cluster the room's code is claimed in Redis first: the answer comes later, on the
+  // link's thread, and continues on this connection's own.
+  ctx_.lobby.create(m, [self = shared_from_this(), id,
+                        join = m.join](Expected<std::shared_ptr<Room>> room) mutable {
+    auto go_on = [self, id, join, room = std::move(room)]() {
+      if (!room) return self->error(id, room.error());
+      // Either reply waits in the room until its creation is in the journal.
+      if (!join) return (*room)->created(self, id);
+      (*room)->join(self, self->name_, id, 0);
+    };
+    if (!self->ctx_.cluster) return go_on();
+    boost::asio::post(self->executor(), std::move(go_on));
+  });
 }
 
 // Frames sent from other strands (rooms) gather in `incoming_` and reach the connection with
@@ -622,8 +630,7 @@ void WebSocketSession::node_gone(const std::string& node) {
     for (const auto& w : lost) {
       if (w.id.is_null()) continue;
       self->error(w.id, ErrorCode::kUnavailable,
-                  "node " + node +
-                      ", which served the room, stopped" +
+                  "node " + node + ", which served the room, stopped" +
                       (w.received ? " before answering; send sync to see whether the request "
                                     "was applied"
                                   : "; the room moves to another server in a moment"));
@@ -633,12 +640,12 @@ void WebSocketSession::node_gone(const std::string& node) {
   });
 }
 
-void WebSocketSession::bus_resumed() {
-  boost::asio::post(executor(), [self = shared_from_this()] {
+void WebSocketSession::frames_lost(const std::string& node) {
+  boost::asio::post(executor(), [self = shared_from_this(), node] {
     if (self->closed_ || !self->forwarded_ || self->room_code_.empty()) return;
     Forwarded& f = *self->forwarded_;
-    if (f.node.empty() || f.moving) return;
-    // What the room's node sent while the bus was down never came: a whole state mends it.
+    if (f.node.empty() || f.moving || (!node.empty() && node != f.node)) return;
+    // What the room's node sent meanwhile never came: a whole state mends it.
     ++f.resync_replies;
     const std::string text =
         protocol::encode(protocol::ClientRequest(protocol::Sync{self->room_code_}), kResyncId)

@@ -64,7 +64,7 @@ class WebSocketSession : public RoomClient,
   void remote_evicted(const std::string& node, const std::string& room) override;
   void node_gone(const std::string& node) override;
   void room_claimed(const std::string& room) override;
-  void bus_resumed() override;
+  void frames_lost(const std::string& node) override;
 
  protected:
   // RoomClient

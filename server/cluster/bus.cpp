@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <memory>
 #include <mutex>
 
 #include "server/cluster/keys.hpp"
@@ -181,26 +184,72 @@ void Bus::send(const std::string& node, BusItem item) {
   asio::post(link_.strand(), [this] { flush(); });
 }
 
+namespace {
+// How soon a node that lost items is told, and told again while the link cannot publish.
+constexpr std::chrono::milliseconds kLostRetry{250};
+// Notices that reached no subscriber before the notice is given up (about 5 s): a node
+// resubscribing hears a later one, a node that is gone never will.
+constexpr int kLostUnheard = 20;
+}  // namespace
+
 void Bus::flush() {
   std::vector<std::pair<std::string, std::vector<BusItem>>> batches;
+  std::map<std::string, int> notices;
   BusSender from;
   {
     std::lock_guard lock(mutex_);
     batches.swap(pending_);
+    notices.swap(lost_to_);
     flush_posted_ = false;
     from = {node_, incarnation_};
+    // A node that lost items hears so before anything newer: it then asks for whole states.
+    for (const auto& [node, unheard] : notices) {
+      BusItem item;
+      item.kind = BusItem::Kind::kLost;
+      batches.insert(batches.begin(), {node, std::vector<BusItem>{std::move(item)}});
+      ++stats_.lost_told;
+    }
     stats_.batches_sent += batches.size();
     for (const auto& [node, items] : batches) stats_.items_sent += items.size();
   }
   for (const auto& [node, items] : batches) {
     const std::string channel = node.empty() ? keys::bus_all() : keys::bus(node);
-    link_.command({"PUBLISH", channel, encode_batch(from, items)}, [this](Reply r) {
-      if (r.error()) {
-        std::lock_guard lock(mutex_);
-        ++stats_.dropped;
-      }
-    });
+    const bool notice = items.size() == 1 && items.front().kind == BusItem::Kind::kLost;
+    const int unheard = notice ? notices[node] : 0;
+    link_.command({"PUBLISH", channel, encode_batch(from, items)},
+                  [this, node, notice, unheard](Reply r) {
+                    if (r.error()) return lost(node, unheard, true);
+                    // PUBLISH answers how many subscribers heard it.
+                    if (notice && r.integer == 0 && unheard + 1 < kLostUnheard) {
+                      lost(node, unheard + 1, false);
+                    }
+                  });
   }
+}
+
+void Bus::lost(const std::string& node, int unheard, bool failed) {
+  {
+    std::lock_guard lock(mutex_);
+    if (failed) ++stats_.dropped;
+    // Items for every node are not owed a notice: a connection following a moved room looks
+    // for it again on its own timer, and an admin question that got no answer says so.
+    if (node.empty()) return;
+    int& count = lost_to_[node];
+    count = std::max(count, unheard);
+    if (lost_retry_armed_) return;
+    lost_retry_armed_ = true;
+  }
+  auto timer = std::make_shared<asio::steady_timer>(link_.ioc(), kLostRetry);
+  timer->async_wait([this, timer](const boost::system::error_code& ec) {
+    if (ec) return;
+    {
+      std::lock_guard lock(mutex_);
+      lost_retry_armed_ = false;
+      if (flush_posted_) return;
+      flush_posted_ = true;
+    }
+    asio::post(link_.strand(), [this] { flush(); });
+  });
 }
 
 Bus::Stats Bus::stats() const {

@@ -37,6 +37,10 @@ struct BusItem {
     kClaimed,      // to all: `room` is now owned by the sender at epoch `number`
     kAsk,          // node -> node: question `text` (JSON), answered with kAnswer `number`
     kAnswer,       // node -> node: the answer `text` to question `number`
+    kLost,         // node -> node: items the sender meant for the receiver were lost on the
+                   // way (its link to Redis failed them): frames may be missing
+    kHeld,         // owner -> client node: `frames` are the numbers of that node's connections
+                   // the owner holds stand-ins for; it answers kGone for those it no longer has
     kCount
   };
   Kind kind = Kind::kRequest;
@@ -80,7 +84,8 @@ class Bus {
     std::uint64_t items_sent = 0;
     std::uint64_t batches_received = 0;
     std::uint64_t items_received = 0;
-    std::uint64_t dropped = 0;  // malformed, or lost for want of a connection
+    std::uint64_t dropped = 0;    // malformed, or lost for want of a connection
+    std::uint64_t lost_told = 0;  // kLost items sent after a loss
   };
   Stats stats() const;
 
@@ -96,6 +101,12 @@ class Bus {
   // items for the same destination), so nothing overtakes what was sent before it.
   std::vector<std::pair<std::string, std::vector<BusItem>>> pending_;
   bool flush_posted_ = false;
+  // Nodes some of whose items could not be published: each is told so (kLost) once the link
+  // publishes again, and mends what it missed. The count is how many notices reached no
+  // subscriber (the node may be resubscribing, or gone): after a few the notice is given up.
+  std::map<std::string, int> lost_to_;
+  bool lost_retry_armed_ = false;
+  void lost(const std::string& node, int unheard, bool failed);
   Stats stats_;
 };
 

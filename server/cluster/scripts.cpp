@@ -183,6 +183,14 @@ end
 return #codes
 )lua";
 
+constexpr std::string_view kReserveLua = R"lua(
+local P = 'campfire:'
+local code, node, ttl = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', P .. 'room:' .. code) == 1 then return 0 end
+if not redis.call('SET', P .. 'code:' .. code, node, 'NX', 'PX', ttl) then return 0 end
+return 1
+)lua";
+
 }  // namespace
 
 const std::array<ScriptSource, static_cast<std::size_t>(Script::kCount)>& scripts() {
@@ -194,6 +202,7 @@ const std::array<ScriptSource, static_cast<std::size_t>(Script::kCount)>& script
       {Script::kClaim, "claim", kClaimLua},
       {Script::kRelease, "release", kReleaseLua},
       {Script::kPrune, "prune", kPruneLua},
+      {Script::kReserve, "reserve", kReserveLua},
   }};
   return all;
 }

@@ -36,6 +36,9 @@ enum class Script {
   kRelease,
   // ARGV: before ms, limit. Deletes finished rooms that ended before the given time.
   kPrune,
+  // ARGV: code, node, ttl ms. Reserves a fresh room code for `node` for `ttl`: 1 when reserved,
+  // 0 when a room of that code is journalled or the code is reserved already.
+  kReserve,
   kCount
 };
 

@@ -1,9 +1,10 @@
 // The bus between nodes: its wire form refuses anything malformed, items reach the node they are
-// for in the order they were sent, one turn's items leave as one message, and a node does not hear
-// its own messages to everyone.
+// for in the order they were sent, one turn's items leave as one message, a node does not hear
+// its own messages to everyone, and a node whose items were lost on the way is told so.
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <future>
 #include <mutex>
@@ -166,6 +167,40 @@ TEST(BusOverRedis, ItemsArriveInOrderInFewMessagesAndNotBackToTheSender) {
   EXPECT_EQ(stats.items_sent, static_cast<std::uint64_t>(kItems + 1));
   EXPECT_EQ(stats.batches_sent, 2u) << "items queued in one turn leave together";
   std::cout << "bus: " << stats.items_sent << " items in " << stats.batches_sent << " messages\n";
+}
+
+TEST(BusOverRedis, ANodeWhoseItemsCouldNotBePublishedIsToldOnceRedisAnswers) {
+  spdlog::set_level(spdlog::level::critical);
+  RedisServer redis;
+  BusNode a(redis, "a");
+  BusNode b(redis, "b");
+  // Redis hangs: a's PUBLISH gets no answer in time, and the item may never reach b.
+  redis.pause();
+  BusItem frames;
+  frames.kind = BusItem::Kind::kFrames;
+  frames.conn = 7;
+  frames.frames = {"{\"type\":\"state\"}"};
+  a.bus->send("b", frames);
+  EXPECT_TRUE(eventually([&] { return a.bus->stats().dropped >= 1; }))
+      << "the publish should have failed";
+  redis.resume();
+  // b hears that items from a were lost, so its connections can ask for whole states.
+  auto told = [&] {
+    std::lock_guard lock(b.mutex);
+    return std::any_of(b.got.begin(), b.got.end(), [](const auto& g) {
+      return g.first == "a" && g.second.kind == BusItem::Kind::kLost;
+    });
+  };
+  EXPECT_TRUE(eventually(told)) << "b was never told that items were lost";
+  EXPECT_GE(a.bus->stats().lost_told, 1u);
+  // Once heard, the notice is not repeated.
+  std::this_thread::sleep_for(1s);
+  std::size_t notices = 0;
+  {
+    std::lock_guard lock(b.mutex);
+    for (const auto& g : b.got) notices += g.second.kind == BusItem::Kind::kLost ? 1 : 0;
+  }
+  EXPECT_EQ(notices, 1u);
 }
 
 }  // namespace

@@ -239,14 +239,46 @@ TEST(Metrics, ErrorCodesAreCountedAndEscaped) {
   EXPECT_EQ(e.get("campfire_errors_total{code=\"we\\\"ird\\\\code\\n\"}"), 1);
 }
 
+TEST(Metrics, ANodeOfAClusterShowsItsBusAndForwardingWithItsNodeLabel) {
+  Metrics m;
+  m.set_node("n2");
+  MetricsSnapshot snap;
+  // One process alone has no cluster samples.
+  EXPECT_EQ(m.render(snap).find("campfire_bus_"), std::string::npos);
+  MetricsSnapshot::Cluster c;
+  c.live_nodes = 3;
+  c.redis_up = true;
+  c.bus_batches_sent = 10;
+  c.bus_items_sent = 25;
+  c.bus_batches_received = 7;
+  c.bus_items_received = 19;
+  c.bus_dropped = 2;
+  c.bus_lost_told = 1;
+  c.requests_forwarded = 40;
+  c.requests_served = 31;
+  c.forwarding = 4;
+  c.stand_ins = 6;
+  snap.cluster = c;
+  const Exposition e = parse_exposition(m.render(snap));
+  EXPECT_EQ(e.get("campfire_cluster_nodes{node=\"n2\"}"), 3);
+  EXPECT_EQ(e.get("campfire_cluster_redis_up{node=\"n2\"}"), 1);
+  EXPECT_EQ(e.get("campfire_bus_batches_total{node=\"n2\",direction=\"sent\"}"), 10);
+  EXPECT_EQ(e.get("campfire_bus_items_total{node=\"n2\",direction=\"received\"}"), 19);
+  EXPECT_EQ(e.get("campfire_bus_dropped_total{node=\"n2\"}"), 2);
+  EXPECT_EQ(e.get("campfire_bus_lost_notices_total{node=\"n2\"}"), 1);
+  EXPECT_EQ(e.get("campfire_forwarded_requests_total{node=\"n2\",direction=\"out\"}"), 40);
+  EXPECT_EQ(e.get("campfire_forwarded_requests_total{node=\"n2\",direction=\"in\"}"), 31);
+  EXPECT_EQ(e.get("campfire_forwarding_connections{node=\"n2\"}"), 4);
+  EXPECT_EQ(e.get("campfire_stand_ins{node=\"n2\"}"), 6);
+}
+
 TEST_F(ServerTest, MetricsFollowConnectionsRoomsActionsAndErrors) {
   const Exposition before = scrape(port_);
-  for (const char* name :
-       {"campfire_connections", "campfire_websocket_connections", "campfire_rooms",
-        "campfire_players", "campfire_actions_total", "campfire_actions_last_second",
-        "campfire_action_latency_seconds", "campfire_errors_total",
-        "campfire_journal_write_seconds", "campfire_connections_accepted_total",
-        "campfire_moves_total"}) {
+  for (const char* name : {"campfire_connections", "campfire_websocket_connections",
+                           "campfire_rooms", "campfire_players", "campfire_actions_total",
+                           "campfire_actions_last_second", "campfire_action_latency_seconds",
+                           "campfire_errors_total", "campfire_journal_write_seconds",
+                           "campfire_connections_accepted_total", "campfire_moves_total"}) {
     EXPECT_TRUE(before.types.count(name)) << name;
   }
   EXPECT_EQ(before.types.at("campfire_action_latency_seconds"), "histogram");
@@ -340,9 +372,10 @@ TEST_F(ServerTest, TheFramesOfOneChangeLeaveInOneWritePerConnection) {
     return frames;
   };
   Player ann = player("Ann");
-  EXPECT_EQ(ann.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "patch"}})
-                ["updates"],
-            "patch");
+  EXPECT_EQ(
+      ann.request(
+          {{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "patch"}})["updates"],
+      "patch");
   Player bo = player("Bo");
   create(ann, {{"game", "pinocchio"}, {"seats", 2}});
   ASSERT_EQ(bo.request({{"type", "join"}, {"room", ann.room}})["type"], "joined");
@@ -374,8 +407,9 @@ TEST_F(ServerTest, TheFramesOfOneChangeLeaveInOneWritePerConnection) {
   const Exposition after = scrape(port_);
   EXPECT_GE(to_mover, 2) << "the ok and the change";
   EXPECT_GE(to_other, 1);
-  EXPECT_EQ(after.get("campfire_frames_written_total") - before.get("campfire_frames_written_total"),
-            to_mover + to_other);
+  EXPECT_EQ(
+      after.get("campfire_frames_written_total") - before.get("campfire_frames_written_total"),
+      to_mover + to_other);
   EXPECT_EQ(after.get("campfire_socket_writes_total") - before.get("campfire_socket_writes_total"),
             2)
       << "one write for each connection";
