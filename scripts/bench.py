@@ -309,6 +309,8 @@ def main():
                    help="what the players' hello asks for (campfire-load's own default when absent)")
     p.add_argument("--cluster-rooms", type=int, default=100,
                    help="rooms for the cluster rows (0: no cluster rows)")
+    p.add_argument("--only", nargs="+", choices=["play", "hold", "cluster"],
+                   default=["play", "hold", "cluster"], help="which tables to measure")
     p.add_argument("--quick", action="store_true", help="one run, small scale")
     p.add_argument("--smoke", action="store_true", help="the ctest check")
     p.add_argument("--verbose", action="store_true")
@@ -330,6 +332,24 @@ def main():
     out(f"Load average before: {started_load}. Runs: {args.runs}, {args.duration:g} s measured "
         f"after {args.warmup:g} s warm-up. Median (min-max).")
     out("")
+    if "play" in args.only:
+        play_table(args, pin, listed, out)
+    if "hold" in args.only:
+        hold_table(args, pin, fds, out)
+    if "cluster" in args.only and args.cluster_rooms > 0 and shutil.which("redis-server"):
+        cluster_table(args, pin, out)
+    out("")
+    out(f"Load average after: {loadavg()}.")
+    text = "\n".join(lines)
+    print(text)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+
+def play_table(args, pin, listed, out):
     out("| game | seats | conns | actions/s | msgs/s | echo msgs/s | of echo | frame B "
         "| server µs/action | CPU % server/load (echo) | p50 ms | p99 ms | p99.9 ms "
         "| p99 ms at 10/50/80% of max | refused/failed |")
@@ -375,6 +395,9 @@ def main():
         "play run and (in brackets) in the echo run. A side near 100% is the bottleneck; both far "
         "below it means the cores were busy with other work. refused: actions the server turned "
         "down because another seat moved first; failed: connections lost.")
+
+
+def hold_table(args, pin, fds, out):
     out("")
     out("| hold | server bytes/conn | echo bytes/conn | ratio | ready | errors |")
     out("|---|---|---|---|---|---|")
@@ -393,16 +416,6 @@ def main():
             f"| {med([e['bytes_per_conn'] for e in echoes if 'bytes_per_conn' in e])} | {ratio} "
             f"| {ready} | {errors} |")
         sys.stderr.write(f"done: hold {conns}\n")
-    if args.cluster_rooms > 0 and shutil.which("redis-server"):
-        cluster_table(args, pin, out)
-    out("")
-    out(f"Load average after: {loadavg()}.")
-    text = "\n".join(lines)
-    print(text)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text + "\n")
-    return 0
 
 
 if __name__ == "__main__":
