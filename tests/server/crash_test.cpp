@@ -4,11 +4,6 @@
 // state a client saw equals a replay of the log up to that state, and every game still plays to the
 // end. SIGTERM drains: the server tells its clients, commits what it accepted and exits 0.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -25,8 +20,7 @@
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
 #include "tests/server/server_fixture.hpp"
-
-extern char** environ;
+#include "tests/support/child_server.hpp"
 
 namespace campfire::server::testing {
 namespace {
@@ -42,71 +36,25 @@ std::uint16_t free_port() {
   return a.local_endpoint().port();
 }
 
-// One campfire-server child process.
-class ServerProcess {
+// One campfire-server child process, ready when it returns; its log is appended to across
+// restarts.
+class ServerProcess : public test::ChildServer {
  public:
-  ServerProcess(const std::string& data_dir, std::uint16_t port) : port_(port) {
-    const std::string log = data_dir + "/server.log";
-    std::vector<std::string> args = {CAMPFIRE_SERVER_BINARY, "--bind", "127.0.0.1",
-                                     "--port", std::to_string(port), "--data-dir", data_dir,
-                                     "--test-mode", "--bot-delay-ms", "40", "--window-scale",
-                                     "0.05", "--rate", "5000", "--burst", "10000",
-                                     "--log-level", "info"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
-    // Ready when it answers on its port.
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      try {
-        Connection probe("127.0.0.1", port_);
-        return;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(50ms);
-      }
-    }
-    throw std::runtime_error("the server did not start; see " + log);
-  }
-  ~ServerProcess() {
-    if (pid_ > 0) kill_now();
-  }
-  void kill_now() {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-  // SIGTERM; returns the exit status (or -1 when it had to be killed).
-  int terminate(std::chrono::seconds patience) {
-    ::kill(pid_, SIGTERM);
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(20ms);
-    }
-    kill_now();
-    return -1;
+  ServerProcess(const std::string& data_dir, std::uint16_t port)
+      : ChildServer(CAMPFIRE_SERVER_BINARY,
+                    {"--bind", "127.0.0.1", "--port", std::to_string(port), "--data-dir", data_dir,
+                     "--test-mode", "--bot-delay-ms", "40", "--window-scale", "0.05", "--rate",
+                     "5000", "--burst", "10000", "--log-level", "info"},
+                    data_dir + "/server.log", Log::kAppend),
+        port_(port) {
+    if (!ready(port_)) throw std::runtime_error("the server did not start; see " + log_path());
   }
   std::uint16_t port() const { return port_; }
 
  private:
-  pid_t pid_ = -1;
   std::uint16_t port_;
 };
 
-
-// A player seated in one room (the other seats are the server's bots), acting at random.
 struct Table {
   std::string game;
   int seats = 0;
@@ -115,10 +63,10 @@ struct Table {
   int seat = -1;
   std::unique_ptr<Connection> conn;
   std::int64_t next_id = 1000;
-  std::map<std::int64_t, json> pending;  // action requests in flight, by id
-  long long max_moves = 0;               // the most moves any state it saw contained
-  std::vector<std::pair<long long, json>> acked;   // (log index, action) acknowledged by "ok"
-  std::vector<std::pair<long long, json>> views;   // (moves, view) of states it saw
+  std::map<std::int64_t, json> pending;           // action requests in flight, by id
+  long long max_moves = 0;                        // the most moves any state it saw contained
+  std::vector<std::pair<long long, json>> acked;  // (log index, action) acknowledged by "ok"
+  std::vector<std::pair<long long, json>> views;  // (moves, view) of states it saw
   json final_result;
   bool over = false;
   std::size_t states = 0;
@@ -174,8 +122,8 @@ std::unique_ptr<Connection> greet(std::uint16_t port) {
 class CrashTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("campfire-crash-" + std::to_string(::getpid()));
+    dir_ =
+        std::filesystem::temp_directory_path() / ("campfire-crash-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
@@ -308,8 +256,8 @@ TEST_F(CrashTest, KilledAgainAndAgainLosesNothingAcknowledged) {
   }
   EXPECT_GT(interrupted, 0) << "no kill hit a game in progress";
   std::cout << "crash test: " << survived << " SIGKILLs survived (" << interrupted
-            << " games interrupted mid-play), " << tables.size()
-            << " games finished, " << replayed << " logged actions replayed, " << acknowledged
+            << " games interrupted mid-play), " << tables.size() << " games finished, " << replayed
+            << " logged actions replayed, " << acknowledged
             << " acknowledged moves found in place, " << compared
             << " seen states equal to replays\n";
 }

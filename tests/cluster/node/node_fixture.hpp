@@ -2,12 +2,7 @@
 // redis-server, and a player that plays its first legal action and keeps what was acknowledged.
 #pragma once
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -23,8 +18,7 @@
 #include "clients/common/connection.hpp"
 #include "tests/cluster/redis_fixture.hpp"
 #include "tests/server/server_fixture.hpp"
-
-extern char** environ;
+#include "tests/support/child_server.hpp"
 
 namespace campfire::server::testing {
 
@@ -35,82 +29,23 @@ using namespace std::chrono_literals;
 inline constexpr int kLeaseMs = 2000;
 
 // One campfire-server child process; its output goes to a log file in `dir`.
-class NodeProcess {
+class NodeProcess : public test::ChildServer {
  public:
-  NodeProcess(const std::filesystem::path& dir, std::vector<std::string> extra)
-      : log_((dir / ("node-" + std::to_string(counter_++) + ".log")).string()) {
-    std::vector<std::string> args = {
-        CAMPFIRE_SERVER_BINARY, "--bind", "127.0.0.1", "--data-dir", dir.string(), "--test-mode",
-        "--bot-delay-ms",       "30",     "--rate",    "5000",       "--burst",    "10000",
-        "--log-level",          "info"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
-  }
-  ~NodeProcess() {
-    if (pid_ > 0) kill_now();
-  }
-
-  // Waits until the node answers on `port`.
-  bool ready(std::uint16_t port) {
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (exited()) return false;
-      try {
-        Connection probe("127.0.0.1", port);
-        return true;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(50ms);
-      }
-    }
-    return false;
-  }
-  // Waits for the process to end by itself; its exit status, or -1.
-  int wait_exit(std::chrono::seconds patience) {
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (exited()) return status_;
-      std::this_thread::sleep_for(20ms);
-    }
-    kill_now();
-    return -1;
-  }
-  void kill_now() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-  std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  NodeProcess(const std::filesystem::path& dir, const std::vector<std::string>& extra)
+      : ChildServer(CAMPFIRE_SERVER_BINARY, args(dir, extra),
+                    (dir / ("node-" + std::to_string(counter_++) + ".log")).string()) {}
 
  private:
-  bool exited() {
-    if (pid_ <= 0) return true;
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
-    pid_ = -1;
-    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return true;
+  static std::vector<std::string> args(const std::filesystem::path& dir,
+                                       const std::vector<std::string>& extra) {
+    std::vector<std::string> all = {"--bind",      "127.0.0.1",      "--data-dir", dir.string(),
+                                    "--test-mode", "--bot-delay-ms", "30",         "--rate",
+                                    "5000",        "--burst",        "10000",      "--log-level",
+                                    "info"};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
   }
-
   static inline int counter_ = 0;
-  std::string log_;
-  pid_t pid_ = -1;
-  int status_ = -1;
 };
 
 inline std::vector<std::string> node_flags(const RedisServer& redis, const std::string& id,
