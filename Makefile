@@ -67,6 +67,7 @@ arena: build
 	$(ARENA) --lineup expert,random --games 200 --think-iterations 300 --game pinocchio,fib-fibonacci
 	$(ARENA) --lineup expert,random --games 200 --think-iterations 100 --game naked-gibbon
 	$(ARENA) --lineup expert,random --games 400 --think-iterations 300 --game spider-monkey,tricky-tribes
+	$(ARENA) --lineup expert,random --games 400 --think-iterations 1000 --game tricky-tribes
 	$(ARENA) --lineup expert,basic --games 200 --think-iterations 300 --game pinocchio,naked-gibbon,spider-monkey,tricky-tribes
 	$(ARENA) --lineup expert,basic --games 400 --think-iterations 300 --game fib-fibonacci
 
