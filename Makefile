@@ -55,14 +55,21 @@ bench: deps
 	./build/release/bench/campfire-journal-bench --rooms 1000
 	python3 scripts/bench.py --output build/release/bench/load.md $(BENCH_ARGS)
 
-# The arena: for every game, each strategy heads-up against the weaker ones, seats rotated; win
-# shares and mean places with 95% intervals and time per move are printed, never asserted. Long
-# (expert thinks up to 700 ms a move): not part of `make test`, which plays a small bounded arena.
-# Extra flags: make arena ARENA_ARGS="--game pinocchio --games 50".
+# The arena: the measurements of README's arena table, cell by cell. Heads-up, seats rotated,
+# seeded, and expert on a fixed number of search iterations a move instead of a clock, so every
+# run plays the same games whatever the machine's load. Win shares and mean places with 95%
+# intervals and time per move are printed, never asserted. Long (about an hour on two idle
+# cores): not part of `make test`, which plays a small bounded arena. Other comparisons: run
+# build/default/bots/campfire-arena directly (README, The arena).
+ARENA = nice -n 10 ./build/default/bots/campfire-arena --jobs 2 --seed 1 --think-ms 0
 arena: build
-	./build/default/bots/campfire-arena --lineup basic,random --games 400 --jobs 2 $(ARENA_ARGS)
-	./build/default/bots/campfire-arena --lineup expert,random --games 100 --jobs 2 $(ARENA_ARGS)
-	./build/default/bots/campfire-arena --lineup expert,basic --games 200 --jobs 2 $(ARENA_ARGS)
+	$(ARENA) --lineup basic,random --games 1000
+	$(ARENA) --lineup expert,random --games 200 --think-iterations 300 --game pinocchio,fib-fibonacci
+	$(ARENA) --lineup expert,random --games 200 --think-iterations 100 --game naked-gibbon
+	$(ARENA) --lineup expert,random --games 400 --think-iterations 300 --game spider-monkey,tricky-tribes
+	$(ARENA) --lineup expert,random --games 400 --think-iterations 1000 --game tricky-tribes
+	$(ARENA) --lineup expert,basic --games 200 --think-iterations 300 --game pinocchio,naked-gibbon,spider-monkey,tricky-tribes
+	$(ARENA) --lineup expert,basic --games 400 --think-iterations 300 --game fib-fibonacci
 
 # The container image (docker/Dockerfile), checked for real by docker/test.sh with Docker or
 # podman: health, a whole game over the published port, a room surviving a restart; then the

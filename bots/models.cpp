@@ -234,6 +234,11 @@ class NakedGibbonModel final : public GameModel {
   }
 
   int horizon(int seats) const override { return 4 * seats + 4; }
+  // Every turn tops the hand up from the deck, so the seat's next view hangs on the sample's
+  // draw: a tree of its information sets would meet most nodes once and try a random move there.
+  // Against basic over the same 200 games (300 iterations a move) expert's share rose from 56.5%
+  // with the tree to 80.5% with the seat's later moves played by basic.
+  bool tree() const override { return false; }
   double estimate(const State& state, Seat me) const override {
     const json v = state.view(me);
     const int seats = state.seats();
