@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 namespace campfire::protocol {
@@ -20,17 +21,29 @@ std::size_t skip_space(std::string_view s, std::size_t i) {
   return i;
 }
 
-// `s[i]` opens a string: the index just past its closing quote.
+// `s[i]` opens a string: the index just past its closing quote. Every seat's state is read after
+// every change, so the quotes are found with memchr; a quote closes the string unless an odd run
+// of backslashes comes before it.
 std::size_t string_end(std::string_view s, std::size_t i) {
-  for (std::size_t k = i + 1; k < s.size(); ++k) {
-    if (s[k] == '\\') {
-      ++k;
-    } else if (s[k] == '"') {
-      return k + 1;
-    }
+  std::size_t k = i + 1;
+  while (k < s.size()) {
+    const void* q = std::memchr(s.data() + k, '"', s.size() - k);
+    if (q == nullptr) return kNone;
+    const auto at = static_cast<std::size_t>(static_cast<const char*>(q) - s.data());
+    std::size_t slashes = 0;
+    while (at - slashes > i + 1 && s[at - slashes - 1] == '\\') ++slashes;
+    if (slashes % 2 == 0) return at + 1;
+    k = at + 1;
   }
   return kNone;
 }
+
+// The characters a container's scan must stop at; the rest are skipped one table look-up each.
+constexpr std::array<bool, 256> kStops = [] {
+  std::array<bool, 256> t{};
+  for (const unsigned char c : {'"', '{', '[', '}', ']'}) t[c] = true;
+  return t;
+}();
 
 // The index just past the value that starts at `s[i]`, or kNone when it is cut short or its
 // brackets do not match.
@@ -42,6 +55,8 @@ std::size_t value_end(std::string_view s, std::size_t i) {
     char open[kMaxDepth];
     int depth = 0;
     for (std::size_t k = i; k < s.size(); ++k) {
+      while (k < s.size() && !kStops[static_cast<unsigned char>(s[k])]) ++k;
+      if (k == s.size()) break;
       const char c = s[k];
       if (c == '"') {
         k = string_end(s, k);
