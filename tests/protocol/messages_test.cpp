@@ -80,12 +80,14 @@ TEST(Messages, AStateFrameIsTheDumpOfTheWholeState) {
     const json legal = json::array({{{"move", "believe"}}, {{"move", "challenge"}}});
     const json view = {{"box", 1}, {"pile", json::array()}};
     for (const int seat : {0, 1, -1}) {
-      json whole = {{"type", "state"},     {"fairness", kFairness}, {"game", s.game},
-                    {"labels", labels},    {"legal", legal},        {"moves", s.moves},
-                    {"options", kOptions}, {"players", kPlayers},   {"room", s.room},
-                    {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-                    {"status", s.status},   {"toAct", s.to_act},      {"turn", s.turn},
-                    {"version", s.version}, {"view", view},           {"window", s.window}};
+      json whole = {{"type", "state"},     {"fairness", kFairness},
+                    {"game", s.game},      {"labels", labels},
+                    {"legal", legal},      {"moves", s.moves},
+                    {"options", kOptions}, {"players", kPlayers},
+                    {"room", s.room},      {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+                    {"status", s.status},  {"toAct", s.to_act},
+                    {"turn", s.turn},      {"version", s.version},
+                    {"view", view},        {"window", s.window}};
       if (over) whole["result"] = s.result;
       EXPECT_EQ(text.frame(seat, labels.dump(), legal.dump(), view.dump()), whole.dump());
     }

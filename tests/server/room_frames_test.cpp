@@ -147,7 +147,10 @@ TEST(RoomFrames, PlayersAreWrittenAsTheirDump) {
   ASSERT_FALSE(state.is_null());
   for (const Frame& f : ann->frames) expect_canonical(f);
   const json expected = json::array(
-      {{{"away", false}, {"bot", false}, {"connected", true}, {"name", "Ann \"the\" \xc3\x9c"},
+      {{{"away", false},
+        {"bot", false},
+        {"connected", true},
+        {"name", "Ann \"the\" \xc3\x9c"},
         {"seat", 0}},
        {{"away", false},
         {"bot", true},
