@@ -132,11 +132,11 @@ const std::array<std::string_view, SharedTexts::kCount> SharedTexts::kKeys = {
 StateText::StateText(const SharedState& s) {
   auto texts = std::make_shared<SharedTexts>();
   auto& v = texts->values;
-  v[SharedTexts::kFairness] = text_of(s.fairness);
+  v[SharedTexts::kFairness] = s.fairness;
   append_json_string(s.game, v[SharedTexts::kGame]);
   append_int(v[SharedTexts::kMoves], static_cast<long long>(s.moves));
-  v[SharedTexts::kOptions] = text_of(s.options);
-  v[SharedTexts::kPlayers] = text_of(s.players);
+  v[SharedTexts::kOptions] = s.options;
+  v[SharedTexts::kPlayers] = s.players;
   if (!s.result.is_null()) v[SharedTexts::kResult] = text_of(s.result);
   append_json_string(s.room, v[SharedTexts::kRoom]);
   append_json_string(s.status, v[SharedTexts::kStatus]);

@@ -50,13 +50,14 @@ json notice(std::string_view reason, std::string_view text);
 json game_over(std::string_view room, json result);
 json room_closed(std::string_view room, std::string_view reason);
 
-// What every recipient of one change's state message shares.
+// What every recipient of one change's state message shares. The members that change seldom or
+// that the room writes itself come as JSON text.
 struct SharedState {
-  json fairness;          // the room's public fairness record, or null
-  std::string_view game;  // the game's id
+  std::string_view fairness;  // the room's public fairness record, or null
+  std::string_view game;      // the game's id
   std::size_t moves = 0;
-  json options;
-  json players;
+  std::string_view options;
+  std::string_view players;
   json result;  // null until the game is over
   std::string_view room;
   std::string_view status;

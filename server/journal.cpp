@@ -175,6 +175,10 @@ sqlite3* open_db(const std::string& path, bool fsync) {
     // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
     exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     exec(db, "PRAGMA foreign_keys=OFF");
+    // A checkpoint (copying the WAL into the database, with an fdatasync) every 8192 pages (about
+    // 32 MB of WAL) rather than SQLite's 1000: the same durability, an eighth of the syncs, and
+    // a room's page rewritten by many commits is copied once.
+    exec(db, "PRAGMA wal_autocheckpoint=8192");
   } catch (...) {
     sqlite3_close(db);
     throw;

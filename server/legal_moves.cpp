@@ -4,35 +4,71 @@
 
 namespace campfire::server {
 
+namespace {
+
+// A game has a bounded set of distinct actions, most a few dozen; past this many texts the cache
+// starts again rather than grow with a game that has very many.
+constexpr std::size_t kMaxTexts = 4096;
+
+}  // namespace
+
+std::size_t LegalMoves::ActionHash::operator()(const Action& a) const {
+  std::size_t h = a.kind * 31u + a.argc;
+  for (int i = 0; i < a.argc; ++i) h = h * 1000003u ^ static_cast<std::uint32_t>(a.args[i]);
+  return h;
+}
+
+const std::string& LegalMoves::action_text(const Action& a) {
+  if (const auto it = texts_.find(a); it != texts_.end()) return it->second;
+  if (texts_.size() >= kMaxTexts) texts_.clear();
+  std::string text;
+  protocol::append_json(match_.game().action_to_json(a), text);
+  return texts_.emplace(a, std::move(text)).first->second;
+}
+
 const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
+  const auto n = static_cast<std::size_t>(match_.seats());
   if (version != version_) {
     // A new version: every seat's choices may have changed.
     version_ = version;
-    seats_.assign(static_cast<std::size_t>(match_.seats()), std::nullopt);
+    before_.swap(seats_);
+    before_.resize(n);
+    seats_.assign(n, std::nullopt);
   }
   std::optional<Choices>& slot = seats_[static_cast<std::size_t>(seat)];
   if (slot) return *slot;
   ++computed_;
   Choices& c = slot.emplace();
   c.actions = match_.state().legal_actions(seat);
-  // Both arrays are written as text straight away, as dump() would write them.
-  std::string actions = "[";
+  // The words may change while the actions do not (a seat's new name), so they are always
+  // written; both arrays are written as text straight away, as dump() would write them.
   std::string labels = "[";
   c.labels.reserve(c.actions.size());
   for (const Action& a : c.actions) {
-    if (actions.size() > 1) {
-      actions += ',';
-      labels += ',';
-    }
-    protocol::append_json(match_.game().action_to_json(a), actions);
+    if (labels.size() > 1) labels += ',';
     c.labels.push_back(label_(seat, a));
     protocol::append_json_string(c.labels.back(), labels);
   }
-  actions += ']';
   labels += ']';
-  c.hash = std::hash<std::string>{}(actions);
-  c.text = std::make_shared<const std::string>(std::move(actions));
-  c.labels_text = std::make_shared<const std::string>(std::move(labels));
+  const std::optional<Choices>& was = before_[static_cast<std::size_t>(seat)];
+  if (was && was->actions == c.actions) {
+    c.text = was->text;
+    c.hash = was->hash;
+  } else {
+    std::string actions = "[";
+    for (const Action& a : c.actions) {
+      if (actions.size() > 1) actions += ',';
+      actions += action_text(a);
+    }
+    actions += ']';
+    c.hash = std::hash<std::string>{}(actions);
+    c.text = std::make_shared<const std::string>(std::move(actions));
+  }
+  if (was && *was->labels_text == labels) {
+    c.labels_text = was->labels_text;
+  } else {
+    c.labels_text = std::make_shared<const std::string>(std::move(labels));
+  }
   return c;
 }
 

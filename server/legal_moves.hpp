@@ -1,8 +1,11 @@
 // Each seat's choices at one version of a room: its legal actions as the engine gives them, their
 // JSON text as state frames list them, and their words. They are computed once per change, when
 // first asked for, and shared by everyone who needs them: the state frames, the turn timer (which
-// restarts when a player's choices change) and the bots. The next version computes them afresh.
-// LegalMoves only reads the match; it decides nothing and sends nothing.
+// restarts when a player's choices change) and the bots. The next version computes them afresh,
+// but a seat whose choices and words did not change keeps the very texts it had, so that a patch
+// needs no comparing to see they are the same; and each action's JSON text is written once per
+// room, since it depends on the action alone. LegalMoves only reads the match; it decides nothing
+// and sends nothing.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/core/match.hpp"
@@ -40,10 +44,19 @@ class LegalMoves {
   std::size_t computed() const { return computed_; }
 
  private:
+  struct ActionHash {
+    std::size_t operator()(const Action& a) const;
+  };
+  // The JSON text of `a` as frames carry it, from the cache when it was written before.
+  const std::string& action_text(const Action& a);
+
   const Match& match_;
   Label label_;
   long long version_ = -1;
   std::vector<std::optional<Choices>> seats_;
+  // Each seat's choices at the version before, whose texts a seat with the same choices keeps.
+  std::vector<std::optional<Choices>> before_;
+  std::unordered_map<Action, std::string, ActionHash> texts_;
   std::size_t computed_ = 0;
 };
 

@@ -124,6 +124,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
     seats_.restore(seat.seat, seat, std::move(bot));
     if (fairness_) fairness_->contributions[static_cast<std::size_t>(seat.seat)] = seat.entropy;
   }
+  fairness_changed();
   update_summary();
 }
 
@@ -186,7 +187,8 @@ void Room::update_summary() {
   summary_.spectators = static_cast<int>(spectators_.size());
   summary_.listed = listed_;
   summary_.status = status_;
-  summary_.options = match_.options().to_json();
+  // The options never change: they are copied once, not at every change.
+  if (summary_.options.is_null()) summary_.options = match_.options().to_json();
   summary_.last_activity = std::chrono::steady_clock::now();
   summary_.connected = seats_.connected_players();
 }
@@ -486,6 +488,7 @@ void Room::start(std::shared_ptr<Client> c, json id) {
                                  fairness_->derivation().seed);
       if (!dealt) return fail(c, id, ErrorCode::kInternal, dealt.error().message);
       match_ = std::move(*dealt);
+      options_text_.clear();
       bots_.reseed(match_.seed());
     }
     status_ = RoomStatus::kPlaying;
@@ -515,6 +518,7 @@ void Room::contribute(std::shared_ptr<Client> c, json id, std::string entropy) {
                               "contributions");
     }
     fairness_->contributions[static_cast<std::size_t>(*seat)] = entropy;
+    fairness_changed();
     record_seat(*seat);
     reply(c, id, message::ok());
     changed(nullptr);

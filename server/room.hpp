@@ -160,6 +160,14 @@ class Room : public std::enable_shared_from_this<Room> {
   static std::string literal(const std::string& text);
   json render_event(const json& body) const;
   json players() const;
+  // The text of players(), written directly: it is part of every state frame.
+  void append_players(std::string& out) const;
+  // The texts of the room's options and public fairness record, written when first needed and
+  // kept until they change (the options never do; the record does when a contribution comes or
+  // goes, which calls fairness_changed).
+  const std::string& options_text() const;
+  const std::string& fairness_text() const;
+  void fairness_changed() { fairness_text_.clear(); }
   json window_json() const;
   json turn_json() const;
   // The parts of a state message that every recipient shares, serialised once per change.
@@ -221,6 +229,9 @@ class Room : public std::enable_shared_from_this<Room> {
   Match match_;
   // The shuffle's commitment and contributions; none for a room kept before fair shuffles.
   std::optional<fairness::Record> fairness_;
+  // See options_text and fairness_text; empty until written.
+  mutable std::string options_text_;
+  mutable std::string fairness_text_;
   RoomStatus status_ = RoomStatus::kWaiting;
   long long version_ = 0;
   Seats seats_;

@@ -79,6 +79,48 @@ json Room::players() const {
   return list;
 }
 
+void Room::append_players(std::string& out) const {
+  // The members in the order players() has them (sorted, as dump writes an object).
+  out += '[';
+  for (int s = 0; s < seats_.size(); ++s) {
+    if (s > 0) out += ',';
+    const Seats::Info& info = seats_[s];
+    if (!info.taken()) {
+      out += "null";
+      continue;
+    }
+    const bool bot = info.occupant == Occupant::kBot;
+    out += "{\"away\":";
+    out += info.occupant == Occupant::kAway ? "true" : "false";
+    out += ",\"bot\":";
+    out += bot ? "true" : "false";
+    out += ",\"connected\":";
+    out += info.connected() ? "true" : "false";
+    out += ",\"name\":";
+    protocol::append_json_string(info.name, out);
+    out += ",\"seat\":";
+    out += std::to_string(s);
+    if (bot) {
+      out += ",\"strategy\":";
+      protocol::append_json_string(info.bot_name, out);
+    }
+    out += '}';
+  }
+  out += ']';
+}
+
+const std::string& Room::options_text() const {
+  if (options_text_.empty()) options_text_ = dump(match_.options().to_json());
+  return options_text_;
+}
+
+const std::string& Room::fairness_text() const {
+  if (fairness_text_.empty()) {
+    fairness_text_ = fairness_ ? dump(fairness_->public_json()) : std::string("null");
+  }
+  return fairness_text_;
+}
+
 json Room::window_json() const {
   if (status_ != RoomStatus::kPlaying) return nullptr;
   return clocks_.window_json(match_.state().window());
@@ -90,11 +132,14 @@ json Room::window_json() const {
 Room::StateParts Room::state_parts() const {
   const State& st = match_.state();
   protocol::message::SharedState s;
-  s.fairness = fairness_ ? fairness_->public_json() : json(nullptr);
+  s.fairness = fairness_text();
   s.game = match_.game().info().id;
   s.moves = match_.log().size();
-  s.options = match_.options().to_json();
-  s.players = players();
+  s.options = options_text();
+  std::string players;
+  players.reserve(64 * static_cast<std::size_t>(seats_.size()));
+  append_players(players);
+  s.players = players;
   if (status_ == RoomStatus::kOver) s.result = st.result().to_json();
   s.room = code_;
   s.status = status_name(status_);

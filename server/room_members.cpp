@@ -196,6 +196,7 @@ void Room::free_seat(int seat) {
   seats_.free(seat);
   // A contribution belongs to the player who gave it.
   if (fairness_) fairness_->contributions[static_cast<std::size_t>(seat)].clear();
+  fairness_changed();
   record_seat(seat);
 }
 

@@ -1,10 +1,11 @@
 #include "server/seats.hpp"
 
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
+#include <stdexcept>
 #include <utility>
 
 namespace campfire::server {
@@ -124,12 +125,17 @@ int Seats::connected_players() const {
 }
 
 std::string new_token() {
-  std::random_device rd;  // the operating system's entropy source
-  std::string out;
-  char buf[9];
-  for (int i = 0; i < 4; ++i) {
-    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
-    out += buf;
+  // From the process's one cryptographic generator, seeded once by the operating system (the
+  // one that makes the shuffles' server seeds), rather than a source opened for every token.
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) {
+    throw std::runtime_error("the system's random generator failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(2 * sizeof bytes, '0');
+  for (std::size_t i = 0; i < sizeof bytes; ++i) {
+    out[2 * i] = kHex[bytes[i] >> 4];
+    out[2 * i + 1] = kHex[bytes[i] & 0xf];
   }
   return out;
 }

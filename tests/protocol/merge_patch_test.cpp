@@ -311,5 +311,35 @@ TEST(MergePatch, AMemberThatAppearsOrGoesAwayIsWrittenWholeOrRemoved) {
   EXPECT_FALSE(append_member_change(bad, bad_first, "\"result\"", std::nullopt, R"({"a":null})"));
 }
 
+// Each level of nesting is compared in buffers of its own: a change deep inside, beside members
+// that stay, gives a patch of that change alone, however deep; nesting past what a patch may hold
+// gives none (the whole state is sent) rather than anything wrong.
+TEST(MergePatch, DeeplyNestedChangesArePatchedLevelByLevel) {
+  const auto nested = [](int depth, int leaf) {
+    json j = {{"leaf", leaf}, {"null", nullptr}};
+    for (int d = 0; d < depth; ++d) j = {{"a", std::move(j)}, {"b", d}, {"c", {{"d", d}}}};
+    return j;
+  };
+  for (const int depth : {1, 2, 10, 40, 60}) {
+    SCOPED_TRACE(depth);
+    const json before = nested(depth, 1);
+    const json after = nested(depth, 2);
+    const std::string patch = patch_of(before, after);
+    EXPECT_EQ(applied(before.dump(), patch), after);
+    json expected = {{"leaf", 2}};
+    for (int d = 0; d < depth; ++d) expected = {{"a", std::move(expected)}};
+    EXPECT_EQ(patch, expected.dump());
+  }
+  for (const int depth : {63, 64, 80}) {
+    SCOPED_TRACE(depth);
+    const json before = nested(depth, 1);
+    const json after = nested(depth, 2);
+    const auto patch = merge_patch(before.dump(), after.dump());
+    if (patch) {
+      EXPECT_EQ(applied(before.dump(), *patch), after);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace campfire::protocol

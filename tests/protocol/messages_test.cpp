@@ -47,13 +47,21 @@ TEST(Messages, RepliesHaveTheMembersProtocolMdShows) {
             json({{"type", "room_closed"}, {"room", "K7QX2M"}, {"reason", "closed"}}));
 }
 
+// The members given as text, as their dumps.
+const json kFairness = {{"commitment", "ab"}, {"contributed", {0}}, {"fixed", false}};
+const json kOptions = {{"startSeat", 0}};
+const json kPlayers = json::array({{{"name", "Ann"}, {"seat", 0}}, nullptr});
+const std::string kFairnessText = kFairness.dump();
+const std::string kOptionsText = kOptions.dump();
+const std::string kPlayersText = kPlayers.dump();
+
 SharedState shared(bool over) {
   SharedState s;
-  s.fairness = {{"commitment", "ab"}, {"contributed", {0}}, {"fixed", false}};
+  s.fairness = kFairnessText;
   s.game = "pinocchio";
   s.moves = 4;
-  s.options = {{"startSeat", 0}};
-  s.players = json::array({{{"name", "Ann"}, {"seat", 0}}, nullptr});
+  s.options = kOptionsText;
+  s.players = kPlayersText;
   if (over) s.result = {{"places", {1, 2}}};
   s.room = "K7QX2M";
   s.status = over ? "over" : "playing";
@@ -72,12 +80,14 @@ TEST(Messages, AStateFrameIsTheDumpOfTheWholeState) {
     const json legal = json::array({{{"move", "believe"}}, {{"move", "challenge"}}});
     const json view = {{"box", 1}, {"pile", json::array()}};
     for (const int seat : {0, 1, -1}) {
-      json whole = {{"type", "state"},      {"fairness", s.fairness}, {"game", s.game},
-                    {"labels", labels},     {"legal", legal},         {"moves", s.moves},
-                    {"options", s.options}, {"players", s.players},   {"room", s.room},
-                    {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-                    {"status", s.status},   {"toAct", s.to_act},      {"turn", s.turn},
-                    {"version", s.version}, {"view", view},           {"window", s.window}};
+      json whole = {{"type", "state"},     {"fairness", kFairness},
+                    {"game", s.game},      {"labels", labels},
+                    {"legal", legal},      {"moves", s.moves},
+                    {"options", kOptions}, {"players", kPlayers},
+                    {"room", s.room},      {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+                    {"status", s.status},  {"toAct", s.to_act},
+                    {"turn", s.turn},      {"version", s.version},
+                    {"view", view},        {"window", s.window}};
       if (over) whole["result"] = s.result;
       EXPECT_EQ(text.frame(seat, labels.dump(), legal.dump(), view.dump()), whole.dump());
     }

@@ -61,6 +61,33 @@ TEST_F(LegalMovesTest, ANewVersionComputesThemAgain) {
   EXPECT_EQ(legal_.of(next, 2).actions, match_.state().legal_actions(next));
 }
 
+TEST_F(LegalMovesTest, ASeatWhoseChoicesStayTheSameKeepsTheirTexts) {
+  // Seats that may not act before or after a move have the same (empty) choices: their texts
+  // are the very ones of the version before, so a patch sees them unchanged without comparing.
+  std::vector<LegalMoves::Choices> before;
+  for (Seat s = 0; s < 3; ++s) before.push_back(legal_.of(s, 1));
+  const Seat s = acting();
+  Events events;
+  ASSERT_FALSE(match_.apply(s, before[static_cast<std::size_t>(s)].actions.front(), events));
+  int kept = 0;
+  for (Seat t = 0; t < 3; ++t) {
+    SCOPED_TRACE(t);
+    const LegalMoves::Choices& after = legal_.of(t, 2);
+    const LegalMoves::Choices& was = before[static_cast<std::size_t>(t)];
+    if (after.actions == was.actions) {
+      EXPECT_EQ(after.text, was.text);
+      EXPECT_EQ(after.hash, was.hash);
+      if (*after.labels_text == *was.labels_text) {
+        EXPECT_EQ(after.labels_text, was.labels_text);
+        ++kept;
+      }
+    } else {
+      EXPECT_NE(*after.text, *was.text);
+    }
+  }
+  EXPECT_GT(kept, 0) << "some seat could act neither before nor after";
+}
+
 TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
   for (Seat s = 0; s < 3; ++s) {
     SCOPED_TRACE(s);
@@ -77,6 +104,24 @@ TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
     EXPECT_EQ(*c.labels_text, labels.dump());
     ASSERT_EQ(c.labels.size(), engine.size());
     EXPECT_EQ(c.hash, std::hash<std::string>{}(*c.text));
+  }
+  // And again after moves, with the action texts written once and taken from the room's cache.
+  Events events;
+  for (long long version = 8; version < 40 && !match_.state().over(); ++version) {
+    if (match_.state().to_act().empty()) break;  // a window only its clock closes
+    const Seat s = acting();
+    ASSERT_FALSE(match_.apply(s, legal_.of(s, version - 1).actions.back(), events));
+    for (Seat t = 0; t < 3; ++t) {
+      const LegalMoves::Choices& c = legal_.of(t, version);
+      json actions = json::array();
+      json labels = json::array();
+      for (const Action& a : match_.state().legal_actions(t)) {
+        actions.push_back(game_.action_to_json(a));
+        labels.push_back("<" + match_.state().describe(t, a) + ">");
+      }
+      ASSERT_EQ(*c.text, actions.dump());
+      ASSERT_EQ(*c.labels_text, labels.dump());
+    }
   }
 }
 

@@ -120,5 +120,49 @@ TEST(RoomFrames, FramesAreCanonicalAndEventsAreSharedByTheirRecipients) {
   }
 }
 
+// The players member is written by the room itself: it must read as players() builds it, for a
+// player, a server bot and a player whose connection is gone, with a name that needs escaping.
+TEST(RoomFrames, PlayersAreWrittenAsTheirDump) {
+  spdlog::set_level(spdlog::level::warn);
+  const Game& g = *Registry::builtin().find("pinocchio");
+  boost::asio::io_context ioc;
+  Config config;
+  auto journal = make_journal("none", "", false);
+  Metrics metrics;
+  auto room = std::make_shared<Room>(ioc, config, *journal, metrics, "NAMES",
+                                     std::move(*Match::create(g, 3, json::object(), 3)), false,
+                                     RoomSettings{});
+  auto ann = std::make_shared<RecordingClient>();
+  auto bob = std::make_shared<RecordingClient>();
+  room->join(ann, "Ann \"the\" \xc3\x9c", 1, 0);
+  room->add_bot(ann, 2, 1, "random");
+  room->join(bob, "Bob", 3, 2);
+  ioc.poll();
+  ioc.restart();
+  bob.reset();  // Bob's connection is gone before the room hears of it
+  room->start(ann, 4);
+  ioc.poll();
+  ioc.restart();
+  const json state = last_state(ann->frames);
+  ASSERT_FALSE(state.is_null());
+  for (const Frame& f : ann->frames) expect_canonical(f);
+  const json expected = json::array(
+      {{{"away", false},
+        {"bot", false},
+        {"connected", true},
+        {"name", "Ann \"the\" \xc3\x9c"},
+        {"seat", 0}},
+       {{"away", false},
+        {"bot", true},
+        {"connected", true},
+        {"name", state["players"][1]["name"]},
+        {"seat", 1},
+        {"strategy", "random"}},
+       {{"away", false}, {"bot", false}, {"connected", false}, {"name", "Bob"}, {"seat", 2}}});
+  EXPECT_EQ(state["players"], expected);
+  room->shutdown();
+  ioc.poll();
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
