@@ -100,7 +100,7 @@ void Lobby::claim(std::shared_ptr<Draft> draft, int attempts, Created done) {
                         bool claimed, const std::string& error) mutable {
     if (!error.empty()) return done(protocol::make_error(ErrorCode::kUnavailable, error));
     if (claimed) return done(open(std::move(*draft), code));
-    // Another node took the code first: with 32^4 codes this is rare, and a few tries more
+    // Another node took the code first: with 32^6 codes this is rare, and a few tries more
     // settle it unless the store is nearly full.
     if (attempts <= 1) {
       return done(
