@@ -85,7 +85,7 @@ class Forwarding {
   struct Stats {
     std::uint64_t requests_forwarded = 0;
     std::uint64_t requests_served = 0;
-    std::size_t forwarding = 0;  // connections here that forwarded to another node
+    std::size_t forwarding = 0;  // open connections here that forwarded to another node
     std::size_t stand_ins = 0;
   };
   Stats stats() const;

@@ -212,10 +212,10 @@ void render_cluster(std::string& out, const MetricsSnapshot::Cluster& c) {
   sample(out, "campfire_forwarded_requests_total", "direction=\"out\"", c.requests_forwarded);
   sample(out, "campfire_forwarded_requests_total", "direction=\"in\"", c.requests_served);
   header(out, "campfire_forwarding_connections", "gauge",
-         "Connections here in a room another node owns.");
+         "Open connections here that have sent room requests to another node.");
   sample(out, "campfire_forwarding_connections", "", static_cast<std::uint64_t>(c.forwarding));
   header(out, "campfire_stand_ins", "gauge",
-         "Other nodes' connections that are members of this node's rooms.");
+         "Stand-ins here of other nodes' connections that sent requests to this node's rooms.");
   sample(out, "campfire_stand_ins", "", static_cast<std::uint64_t>(c.stand_ins));
 }
 
