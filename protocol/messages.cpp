@@ -34,12 +34,13 @@ json with_id(json message, const json& id) {
   return message;
 }
 
-json welcome(std::string_view server, std::string_view name, UpdateMode updates) {
+json welcome(std::string_view server, std::string_view name, UpdateMode updates, bool texts) {
   return json{{"type", "welcome"},
               {"protocol", kVersion},
               {"server", server},
               {"name", name},
-              {"updates", to_string(updates)}};
+              {"updates", to_string(updates)},
+              {"texts", texts}};
 }
 
 json pong() {
@@ -155,7 +156,6 @@ StateText::StateText(const SharedState& s) {
   };
   head_ = "{\"fairness\":" + v[SharedTexts::kFairness];
   member(head_, SharedTexts::kGame);
-  head_ += ",\"labels\":";
   for (const auto m : {SharedTexts::kMoves, SharedTexts::kOptions, SharedTexts::kPlayers,
                        SharedTexts::kResult, SharedTexts::kRoom}) {
     member(middle_, m);
@@ -173,8 +173,8 @@ StateText::StateText(const SharedState& s) {
 
 std::size_t StateText::frame_size(std::string_view seat, std::string_view labels,
                                   std::string_view legal, std::string_view view) const {
-  return head_.size() + labels.size() + 9 + legal.size() + middle_.size() + seat.size() +
-         after_seat_.size() + view.size() + tail_.size();
+  return head_.size() + (labels.empty() ? 0 : 10 + labels.size()) + 9 + legal.size() +
+         middle_.size() + seat.size() + after_seat_.size() + view.size() + tail_.size();
 }
 
 std::string StateText::seat_json(int seat) {
@@ -184,7 +184,10 @@ std::string StateText::seat_json(int seat) {
 void StateText::append_frame(std::string& out, int seat, std::string_view labels,
                              std::string_view legal, std::string_view view) const {
   out += head_;
-  out += labels;
+  if (!labels.empty()) {
+    out += ",\"labels\":";
+    out += labels;
+  }
   out += ",\"legal\":";
   out += legal;
   out += middle_;

@@ -28,7 +28,7 @@ using json = nlohmann::json;
 // The reply to a request: the message with the request's id (none when the id is null).
 json with_id(json message, const json& id);
 
-json welcome(std::string_view server, std::string_view name, UpdateMode updates);
+json welcome(std::string_view server, std::string_view name, UpdateMode updates, bool texts);
 json pong();
 json games(json list);
 json rooms(json list);
@@ -96,8 +96,9 @@ struct SharedTexts {
 class StateText {
  public:
   explicit StateText(const SharedState& shared);
-  // One recipient's frame: its seat (negative for a spectator), the JSON text of its labels and
-  // legal actions, and of its view.
+  // One recipient's frame: its seat (negative for a spectator), the JSON text of its labels
+  // (empty: no labels member, for a recipient that reads no words) and legal actions, and of its
+  // view.
   std::string frame(int seat, std::string_view labels, std::string_view legal,
                     std::string_view view) const;
   // The same frame, appended to `out`.
@@ -112,7 +113,7 @@ class StateText {
   const std::shared_ptr<const SharedTexts>& shared() const { return shared_; }
 
  private:
-  std::string head_;        // ... "labels":
+  std::string head_;        // ... "game": ...
   std::string middle_;      // "moves" ... "seat":
   std::string after_seat_;  // "status" ... "view":
   std::string tail_;        // "window" ... }

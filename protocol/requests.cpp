@@ -47,10 +47,16 @@ Expected<ClientRequest> hello(const json& b) {
       h.updates = UpdateMode::kCombined;
     } else if (mode == "patch") {
       h.updates = UpdateMode::kPatch;
+    } else if (mode == "delta") {
+      h.updates = UpdateMode::kDelta;
     } else if (mode != "state") {
-      return bad_request("\"updates\" must be \"state\", \"combined\" or \"patch\"");
+      return bad_request(
+          "\"updates\" must be \"state\", \"combined\", \"patch\" or \"delta\"");
     }
   }
+  auto texts = optional_bool(b, "texts", true);
+  if (!texts) return texts.error();
+  h.texts = *texts;
   return ClientRequest(std::move(h));
 }
 
@@ -170,6 +176,7 @@ struct Members {
     out["protocol"] = kVersion;
     out["name"] = h.name;
     if (h.updates != UpdateMode::kState) out["updates"] = to_string(h.updates);
+    if (!h.texts) out["texts"] = false;
   }
   void operator()(const Ping&) const {}
   void operator()(const ListGames&) const {}
@@ -225,6 +232,8 @@ std::string_view to_string(UpdateMode mode) {
       return "combined";
     case UpdateMode::kPatch:
       return "patch";
+    case UpdateMode::kDelta:
+      return "delta";
     case UpdateMode::kState:
       break;
   }

@@ -19,8 +19,9 @@
 namespace campfire::protocol {
 
 // What `hello` asks the server to send after a change (PROTOCOL.md, "update"): events and state
-// as frames of their own, one update frame with the whole state, or one with a merge patch.
-enum class UpdateMode { kState, kCombined, kPatch };
+// as frames of their own, one update frame with the whole state, one with a merge patch, or one
+// with a leaner patch (no base, the version said once, legal lists already sent given by number).
+enum class UpdateMode { kState, kCombined, kPatch, kDelta };
 std::string_view to_string(UpdateMode mode);
 
 // What a seat contributes to a fair shuffle: 16 to 128 hex digits (8 to 64 bytes), either case.
@@ -32,6 +33,9 @@ Expected<std::string> clean_entropy(const json& value);
 struct Hello {
   std::string name;
   UpdateMode updates = UpdateMode::kState;
+  // False for a program that reads no words: events come without `text`, states without
+  // `labels`.
+  bool texts = true;
 };
 struct Ping {};
 struct ListGames {};

@@ -26,6 +26,9 @@ class Client {
   virtual ~Client() = default;
   // May be called from any thread.
   virtual UpdateMode updates() const { return UpdateMode::kState; }
+  // False when the connection asked, in `hello`, for no words: events without `text`, states
+  // without `labels`. May be called from any thread.
+  virtual bool texts() const { return true; }
   // Queues a text frame; may be called from any thread.
   virtual void send(Frame frame) = 0;
   // The room accepted this client as a seat or spectator (after join, rejoin or spectate).

@@ -21,8 +21,12 @@ using protocol::ErrorCode;
 
 namespace {
 
+// A forwarded request's mark that its connection asked for no texts.
+constexpr std::string_view kNoTexts = "no-texts";
+
 protocol::UpdateMode mode_named(const std::string& name) {
-  for (auto mode : {protocol::UpdateMode::kCombined, protocol::UpdateMode::kPatch}) {
+  for (auto mode : {protocol::UpdateMode::kCombined, protocol::UpdateMode::kPatch,
+                    protocol::UpdateMode::kDelta}) {
     if (protocol::to_string(mode) == name) return mode;
   }
   return protocol::UpdateMode::kState;
@@ -49,6 +53,7 @@ class ForwardedClient final : public RoomClient,
   const std::string& incarnation() const { return incarnation_; }
 
   UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
+  bool texts() const override { return texts_.load(std::memory_order_relaxed); }
 
   void send(Frame frame) override {
     std::lock_guard lock(mutex_);
@@ -87,7 +92,8 @@ class ForwardedClient final : public RoomClient,
 
   // Request number `seq` of the connection: its receipt goes back at once, then it is handled
   // as a local connection's request would be.
-  void request(std::int64_t seq, std::string text, std::string name, UpdateMode updates) {
+  void request(std::int64_t seq, std::string text, std::string name, UpdateMode updates,
+               bool texts) {
     {
       std::lock_guard lock(mutex_);
       BusItem& item = frames_item();
@@ -95,6 +101,7 @@ class ForwardedClient final : public RoomClient,
       flush_soon();
     }
     updates_.store(updates, std::memory_order_relaxed);
+    texts_.store(texts, std::memory_order_relaxed);
     boost::asio::post(strand_,
                       [self = shared_from_this(), text = std::move(text),
                        name = std::move(name)]() mutable { self->handle(text, std::move(name)); });
@@ -200,6 +207,7 @@ class ForwardedClient final : public RoomClient,
   const std::string incarnation_;
   const std::uint64_t conn_;
   std::atomic<UpdateMode> updates_{UpdateMode::kState};
+  std::atomic<bool> texts_{true};
   bool gone_ = false;  // on the strand
   std::mutex mutex_;
   std::vector<BusItem> outgoing_;
@@ -273,7 +281,7 @@ void Forwarding::tell_claimed(const std::string& room) {
 
 void Forwarding::request(const std::string& node, std::uint64_t conn, std::int64_t seq,
                          const std::string& room, std::string text, const std::string& name,
-                         const std::string& address, protocol::UpdateMode updates) {
+                         const std::string& address, protocol::UpdateMode updates, bool texts) {
   {
     std::lock_guard lock(mutex_);
     forwards_to_[conn] = node;
@@ -287,7 +295,10 @@ void Forwarding::request(const std::string& node, std::uint64_t conn, std::int64
   item.text = std::move(text);
   item.name = name;
   item.address = address;
+  // What the connection asked for in hello rides in the frames list, which a request does not
+  // otherwise use: the updates' name, then whether it reads no words.
   item.frames.emplace_back(protocol::to_string(updates));
+  if (!texts) item.frames.emplace_back(kNoTexts);
   bus_.send(node, std::move(item));
 }
 
@@ -332,7 +343,8 @@ void Forwarding::receive(const cluster::BusSender& from, BusItem item) {
       }
       const auto mode =
           item.frames.empty() ? protocol::UpdateMode::kState : mode_named(item.frames.front());
-      proxy->request(item.number, std::move(item.text), std::move(item.name), mode);
+      const bool texts = !(item.frames.size() > 1 && item.frames[1] == kNoTexts);
+      proxy->request(item.number, std::move(item.text), std::move(item.name), mode, texts);
       return;
     }
     case BusItem::Kind::kGone: {

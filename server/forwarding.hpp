@@ -65,7 +65,7 @@ class Forwarding {
   // Sends request `text` (number `seq` of connection `conn`) for `room` to its owner `node`.
   void request(const std::string& node, std::uint64_t conn, std::int64_t seq,
                const std::string& room, std::string text, const std::string& name,
-               const std::string& address, protocol::UpdateMode updates);
+               const std::string& address, protocol::UpdateMode updates, bool texts);
   // Tells `node` that connection `conn` left `room` (empty: the connection closed).
   void gone(const std::string& node, std::uint64_t conn, const std::string& room);
 

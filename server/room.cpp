@@ -290,23 +290,24 @@ void Room::changed(const std::vector<Event>* events) {
   bots_.table_changed();
   arm_window();
   arm_turn();
-  // Each event is rendered once, and its one frame goes to every recipient that hears events
-  // on their own; every seat gets its own view, spectators share one public copy. A member who
-  // asked for updates gets one frame instead: the events it is told and its state.
+  // Each event is rendered once (once more without its text when a member asked for no words),
+  // when a member first needs it, and its one frame goes to every recipient that hears events on
+  // their own; every seat gets its own view, spectators share one public copy. A member who asked
+  // for updates gets one frame instead: the events it is told and its state.
   const std::size_t n_events = events != nullptr ? events->size() : 0;
   std::vector<std::string> bodies(n_events);
+  std::vector<std::string> bare(n_events);
   std::vector<Frame> event_frames(n_events);
-  for (std::size_t i = 0; i < n_events; ++i) {
-    const Event& e = (*events)[i];
-    bool wanted = e.to.everyone && !spectators_.empty();
-    for (int s = 0; s < seats_.size() && !wanted; ++s) {
-      wanted = !seats_[s].bot_plays() && e.to.includes(s) && !seats_[s].client.expired();
-    }
-    if (wanted) bodies[i] = event_body(e);
-  }
-  const auto event_frame_of = [&](std::size_t i) {
-    if (!event_frames[i]) event_frames[i] = make_frame(event_frame(bodies[i]));
-    return event_frames[i];
+  std::vector<Frame> bare_frames(n_events);
+  const auto body_of = [&](std::size_t i, bool texts) -> const std::string& {
+    std::string& body = texts ? bodies[i] : bare[i];
+    if (body.empty()) body = event_body((*events)[i], texts);
+    return body;
+  };
+  const auto event_frame_of = [&](std::size_t i, bool texts) {
+    Frame& frame = texts ? event_frames[i] : bare_frames[i];
+    if (!frame) frame = make_frame(event_frame(body_of(i, texts)));
+    return frame;
   };
   // Bots hear what their seat is told, as a player would.
   if (events != nullptr) bots_.hear(*events);
@@ -318,17 +319,19 @@ void Room::changed(const std::vector<Event>* events) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
     own_state(s, own);
+    const bool texts = c->texts();
+    const UpdateFrames::Own mine = own.parts(texts);
     if (c->updates() == UpdateMode::kState) {
       for (std::size_t i = 0; i < n_events; ++i) {
-        if ((*events)[i].to.includes(s)) out(c, event_frame_of(i));
+        if ((*events)[i].to.includes(s)) out(c, event_frame_of(i, texts));
       }
-      out(c, make_frame(parts.frame(s, **own.labels, **own.legal, own.view)));
+      out(c, make_frame(parts.frame(s, **mine.labels, **mine.legal, mine.view)));
     } else {
       told.clear();
       for (std::size_t i = 0; i < n_events; ++i) {
-        if ((*events)[i].to.includes(s)) told.push_back(&bodies[i]);
+        if ((*events)[i].to.includes(s)) told.push_back(&body_of(i, texts));
       }
-      out(c, make_frame(updates_.update(*c, code_, version_, told, parts, own.parts())));
+      out(c, make_frame(updates_.update(*c, code_, version_, told, parts, mine)));
     }
     if (own.legal_hash != seats_[s].legal_hash) {
       seats_[s].legal_hash = own.legal_hash;
@@ -337,22 +340,25 @@ void Room::changed(const std::vector<Event>* events) {
   }
   if (!spectators_.empty()) {
     own_state(-1, own);
-    Frame state;
-    told.clear();
-    for (std::size_t i = 0; i < n_events; ++i) {
-      if ((*events)[i].to.everyone) told.push_back(&bodies[i]);
-    }
+    Frame states[2];  // without and with labels
     for (const auto& w : spectators_) {
       auto c = w.lock();
       if (!c) continue;
+      const bool texts = c->texts();
+      const UpdateFrames::Own theirs = own.parts(texts);
       if (c->updates() != UpdateMode::kState) {
-        out(c, make_frame(updates_.update(*c, code_, version_, told, parts, own.parts())));
+        told.clear();
+        for (std::size_t i = 0; i < n_events; ++i) {
+          if ((*events)[i].to.everyone) told.push_back(&body_of(i, texts));
+        }
+        out(c, make_frame(updates_.update(*c, code_, version_, told, parts, theirs)));
         continue;
       }
       for (std::size_t i = 0; i < n_events; ++i) {
-        if ((*events)[i].to.everyone) out(c, event_frame_of(i));
+        if ((*events)[i].to.everyone) out(c, event_frame_of(i, texts));
       }
-      if (!state) state = make_frame(parts.frame(-1, **own.labels, **own.legal, own.view));
+      Frame& state = states[texts ? 1 : 0];
+      if (!state) state = make_frame(parts.frame(-1, **theirs.labels, **theirs.legal, theirs.view));
       out(c, state);
     }
   }

@@ -181,11 +181,15 @@ class Room : public std::enable_shared_from_this<Room> {
     const UpdateFrames::Text* legal = nullptr;
     std::string view;
     std::size_t legal_hash = 0;
-    UpdateFrames::Own parts() const { return {seat, labels, legal, view}; }
+    // As a member sees it: without labels when it asked for no words.
+    UpdateFrames::Own parts(bool texts) const {
+      return {seat, texts ? labels : &UpdateFrames::no_labels(), legal, view, legal_hash};
+    }
   };
   void own_state(int seat, OwnState& own) const;
-  // An event's body as its recipients read it (names filled in), and its own frame.
-  std::string event_body(const Event& e) const;
+  // An event's body as its recipients read it (names filled in; without `text` for members that
+  // read no words), and its own frame.
+  std::string event_body(const Event& e, bool texts) const;
   std::string event_frame(const std::string& body) const;
   // A whole state sent on its own (after spectate or sync) to the member at `seat` (-1: a
   // spectator): also the base of the member's next patch.

@@ -171,14 +171,16 @@ void Room::own_state(int seat, OwnState& own) const {
   }
 }
 
-std::string Room::event_body(const Event& e) const {
-  // The text of render_event(e.body), written without copying the event: only `text` changes.
+std::string Room::event_body(const Event& e, bool texts) const {
+  // The text of render_event(e.body), written without copying the event: only `text` changes
+  // (or goes).
   if (!e.body.is_object()) return dump(render_event(e.body));
   std::string out;
   out.reserve(256);
   out += '{';
   bool first = true;
   for (const auto& [key, value] : e.body.items()) {
+    if (!texts && key == "text") continue;
     if (!first) out += ',';
     first = false;
     protocol::append_json_string(key, out);
@@ -200,7 +202,7 @@ std::string Room::event_frame(const std::string& body) const {
 void Room::send_state(const std::shared_ptr<Client>& c, int seat) {
   OwnState own;
   own_state(seat, own);
-  out(c, make_frame(updates_.sent_state(*c, version_, state_parts(), own.parts())));
+  out(c, make_frame(updates_.sent_state(*c, version_, state_parts(), own.parts(c->texts()))));
 }
 
 json Room::turn_json() const {

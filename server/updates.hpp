@@ -8,6 +8,11 @@
 // and legal texts shared with the room, not copied). The shared part's patch is worked out once
 // per change, member by member, and given to every member that holds the same base; the member's
 // own part is compared on its own. The frame is written in one piece.
+//
+// `delta` is `patch` made smaller: no `base` (a member's frames carry consecutive versions), no
+// `version` in the patch (the frame's is the state's), and a legal list the member was sent whole
+// before, since its last whole state, comes back as its number. Each member's numbered lists
+// are kept here, the last kRemembered of them.
 #pragma once
 
 #include <memory>
@@ -32,10 +37,15 @@ class UpdateFrames {
   // and of its view.
   struct Own {
     int seat = -1;
-    const Text* labels = nullptr;
+    const Text* labels = nullptr;  // the empty text for a member that asked for no words
     const Text* legal = nullptr;
     std::string_view view;
+    std::size_t legal_hash = 0;  // of the legal text
   };
+  // How many of its last numbered legal lists a `delta` member may be referred to.
+  static constexpr std::size_t kRemembered = 16;
+  // The labels of a member that reads no words: none (the member is left out).
+  static const Text& no_labels();
 
   // The whole state `parts` + `own` at `version` is sent to `c` on its own (after spectate or
   // sync): returns its text; it is the base of that member's next patch.
@@ -52,6 +62,12 @@ class UpdateFrames {
   std::size_t kept() const { return sent_.size(); }
 
  private:
+  // A legal list a `delta` member was sent whole, with the labels that came with it.
+  struct Numbered {
+    Text legal;
+    Text labels;
+    std::size_t hash = 0;
+  };
   struct Sent {
     long long version = 0;
     std::shared_ptr<const SharedTexts> shared;
@@ -60,11 +76,22 @@ class UpdateFrames {
     Text legal;
     // Copied into a buffer that keeps its capacity from change to change.
     std::string view;
+    // `delta` only: the last lists numbered, oldest first; the newest has number `next` - 1.
+    std::vector<Numbered> numbered;
+    long long next = 0;
+    bool delta = false;  // the mode the member was last sent in
   };
+  // What a patch did with the member's legal list.
+  enum class Legal { kSame, kWhole, kNumber };
   void keep(Sent& sent, long long version, const StateText& parts, const Own& own);
-  // Appends to `out` the patch from `was` to `now` + `own`; false when a merge patch cannot say
-  // it (`out` is then not to be used).
-  bool append_patch(std::string& out, const Sent& was, const StateText& now, const Own& own);
+  // A whole state was sent to a `delta` member: its numbering starts again.
+  static void restart_numbers(Sent& sent, const Own& own);
+  static void number(Sent& sent, const Own& own);
+  // Appends to `out` the patch from `was` to `now` + `own` (for `delta` without the version, and
+  // with a legal list `was` has numbered as that number; `legal` says what became of it); false
+  // when a merge patch cannot say it (`out` is then not to be used).
+  bool append_patch(std::string& out, const Sent& was, const StateText& now, const Own& own,
+                    bool delta, Legal& legal);
 
   std::unordered_map<const Client*, Sent> sent_;
   // The last shared patch worked out (its members, without braces; unset when none can say the
@@ -73,6 +100,7 @@ class UpdateFrames {
   std::shared_ptr<const SharedTexts> patch_from_;
   std::shared_ptr<const SharedTexts> patch_to_;
   std::optional<std::string> shared_patch_;
+  std::string shared_delta_;  // the same without the version, when shared_patch_ is set
 };
 
 }  // namespace campfire::server

@@ -74,7 +74,8 @@ void WebSocketSession::forward(const std::string& node, const std::string& room,
   f.waiting.push_back({seq, node, id, std::chrono::steady_clock::now() + kForwardPatience});
   if (f.waiting.size() == 1) arm_patience();
   ctx_.forwarding->request(node, f.conn, seq, room, std::move(text), name_, address_,
-                           updates_.load(std::memory_order_relaxed));
+                           updates_.load(std::memory_order_relaxed),
+                           texts_.load(std::memory_order_relaxed));
 }
 
 void WebSocketSession::answered(const std::string& node, std::int64_t received,

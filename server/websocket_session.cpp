@@ -173,7 +173,8 @@ void WebSocketSession::on(protocol::Hello& m, const json& id) {
   const bool renamed = !name_.empty() && name_ != m.name;
   name_ = std::move(m.name);
   updates_.store(m.updates, std::memory_order_relaxed);
-  reply(id, message::welcome(kServerName, name_, m.updates));
+  texts_.store(m.texts, std::memory_order_relaxed);
+  reply(id, message::welcome(kServerName, name_, m.updates, m.texts));
   if (renamed && !room_code_.empty()) {
     // A room elsewhere learns the new name from the hello itself.
     if (forwarded_ && !forwarded_->node.empty()) {

@@ -54,6 +54,7 @@ class WebSocketSession : public RoomClient,
   void run(http::request<http::string_body> upgrade);
   void send(Frame frame) override;
   UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
+  bool texts() const override { return texts_.load(std::memory_order_relaxed); }
   // Closes the connection politely (server shutdown).
   void go_away();
 
@@ -156,6 +157,7 @@ class WebSocketSession : public RoomClient,
   const char* close_reason_ = "";
 
   std::atomic<UpdateMode> updates_{UpdateMode::kState};  // read by rooms on their strands
+  std::atomic<bool> texts_{true};                        // likewise
   // The request being handled, while it is (a request for another node's room is sent on as
   // it came).
   std::string_view current_text_;

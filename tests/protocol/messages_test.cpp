@@ -17,12 +17,13 @@ TEST(Messages, RepliesCarryTheRequestsIdWhenItHadOne) {
 }
 
 TEST(Messages, RepliesHaveTheMembersProtocolMdShows) {
-  EXPECT_EQ(welcome("campfire 0.1.0", "Ann", UpdateMode::kPatch),
+  EXPECT_EQ(welcome("campfire 0.1.0", "Ann", UpdateMode::kPatch, true),
             json({{"type", "welcome"},
                   {"protocol", 1},
                   {"server", "campfire 0.1.0"},
                   {"name", "Ann"},
-                  {"updates", "patch"}}));
+                  {"updates", "patch"},
+                  {"texts", true}}));
   EXPECT_EQ(pong(), json({{"type", "pong"}}));
   EXPECT_EQ(games(json::array({1})), json({{"type", "games"}, {"games", {1}}}));
   EXPECT_EQ(rooms(json::array()), json({{"type", "rooms"}, {"rooms", json::array()}}));

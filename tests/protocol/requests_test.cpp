@@ -19,7 +19,7 @@ Expected<ClientRequest> read(const json& frame) {
 // A frame of every type, written as a client would, with every optional field set.
 std::vector<json> every_type() {
   return {
-      {{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "patch"}},
+      {{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "delta"}, {"texts", false}},
       {{"type", "ping"}},
       {{"type", "list_games"}},
       {{"type", "list_rooms"}},
@@ -78,6 +78,7 @@ TEST(Requests, OptionalFieldsTakeTheirDefaults) {
   ASSERT_TRUE(h);
   EXPECT_EQ(std::get<Hello>(*h).name, "Ann");
   EXPECT_EQ(std::get<Hello>(*h).updates, UpdateMode::kState);
+  EXPECT_TRUE(std::get<Hello>(*h).texts);
   auto b = read({{"type", "add_bot"}, {"room", "K7QX2M"}});
   ASSERT_TRUE(b);
   EXPECT_FALSE(std::get<AddBot>(*b).seat);
@@ -104,6 +105,8 @@ TEST(Requests, BadFieldsAreRefusedWithTheirCodeAndName) {
       {{{"type", "hello"}, {"protocol", 1}, {"name", " "}}, ErrorCode::kBadName, ""},
       {{{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", "diff"}},
        ErrorCode::kBadRequest, "\"updates\" must be"},
+      {{{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"texts", 0}},
+       ErrorCode::kBadRequest, "texts"},
       {{{"type", "create_room"}, {"seats", 3}}, ErrorCode::kBadRequest, "game"},
       {{{"type", "create_room"}, {"game", "pinocchio"}, {"seats", "3"}}, ErrorCode::kBadRequest,
        "seats"},
@@ -133,7 +136,8 @@ TEST(Requests, BadFieldsAreRefusedWithTheirCodeAndName) {
 }
 
 TEST(Requests, UpdateModesAreSpelledAsHelloTakesThem) {
-  for (const UpdateMode m : {UpdateMode::kState, UpdateMode::kCombined, UpdateMode::kPatch}) {
+  for (const UpdateMode m :
+       {UpdateMode::kState, UpdateMode::kCombined, UpdateMode::kPatch, UpdateMode::kDelta}) {
     auto h = read({{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"updates", to_string(m)}});
     ASSERT_TRUE(h);
     EXPECT_EQ(std::get<Hello>(*h).updates, m);

@@ -20,11 +20,13 @@ using namespace std::chrono_literals;
 struct RecordingClient final : Client {
   // A client that asked for `update` frames keeps them (in `update_frames`) and, as a client of the
   // protocol would, turns each into the event and state messages it stands for: a patch is
-  // applied to the last state held, whose version must be the patch's base.
+  // applied to the last state held, whose version must be the patch's base (with `delta`: one
+  // less than the frame's), and a `delta` patch's legal list given by number is the one numbered
+  // so since the last whole state.
   void send(Frame frame) override {
     json m = json::parse(*frame);
     if (m.value("type", "") != "update") {
-      if (m.value("type", "") == "state") held = m;
+      if (m.value("type", "") == "state") whole(m);
       messages.push_back(std::move(m));
       return;
     }
@@ -35,15 +37,54 @@ struct RecordingClient final : Client {
     }
     if (m.contains("patch")) {
       ASSERT_FALSE(held.is_null()) << "a patch came before any state";
-      ASSERT_EQ(held["version"], m["base"]) << "a patch against a state this client never held";
-      held.merge_patch(m["patch"]);
+      const json& patch = m["patch"];
+      if (mode == UpdateMode::kDelta) {
+        EXPECT_FALSE(m.contains("base"));
+        EXPECT_FALSE(patch.contains("version"));
+        ASSERT_EQ(held["version"].get<long long>() + 1, m["version"].get<long long>())
+            << "a delta that does not follow the state held";
+        held.merge_patch(patch);
+        held["version"] = m["version"];
+        if (patch.contains("legal") && patch["legal"].is_number()) {
+          const long long n = patch["legal"].get<long long>();
+          ASSERT_TRUE(n >= next_number - static_cast<long long>(numbered.size()) &&
+                      n < next_number)
+              << "legal list " << n << " is not among the last ones numbered";
+          const json& list = numbered[static_cast<std::size_t>(
+              n - (next_number - static_cast<long long>(numbered.size())))];
+          held["legal"] = list["legal"];
+          if (list.contains("labels")) held["labels"] = list["labels"];
+          ++numbered_used;
+        } else if (patch.contains("legal")) {
+          number();
+        }
+      } else {
+        ASSERT_EQ(held["version"], m["base"]) << "a patch against a state this client never held";
+        held.merge_patch(patch);
+      }
     } else {
-      held = m["state"];
+      whole(m["state"]);
     }
     EXPECT_EQ(held["version"], m["version"]);
     messages.push_back(held);
   }
+  // A whole state: the base of the next patch, and the first numbered legal list.
+  void whole(const json& state) {
+    held = state;
+    numbered.clear();
+    next_number = 0;
+    number();
+  }
+  void number() {
+    if (mode != UpdateMode::kDelta || !held["legal"].is_array() || held["legal"].empty()) return;
+    json list = {{"legal", held["legal"]}};
+    if (held.contains("labels")) list["labels"] = held["labels"];
+    numbered.push_back(std::move(list));
+    if (numbered.size() > UpdateFrames::kRemembered) numbered.erase(numbered.begin());
+    ++next_number;
+  }
   UpdateMode updates() const override { return mode; }
+  bool texts() const override { return with_texts; }
   void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
 
@@ -61,8 +102,12 @@ struct RecordingClient final : Client {
   }
   std::vector<json> messages;
   UpdateMode mode = UpdateMode::kState;
+  bool with_texts = true;
   std::vector<json> update_frames;  // the update frames themselves, as they came
   json held;                  // the last state, whole
+  std::vector<json> numbered;  // delta: the last legal lists numbered (with their labels)
+  long long next_number = 0;
+  std::size_t numbered_used = 0;  // delta: legal lists that came as a number
 };
 
 // Keeps every record the room writes (nothing is stored; writes complete at once).

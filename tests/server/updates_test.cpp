@@ -1,7 +1,7 @@
 // Update frames (PROTOCOL.md, "Update frames"): a member that asked for `combined` gets one frame
 // per change with exactly the events and the state the default frames carry, and one that asked
-// for `patch` rebuilds, from the patches, exactly the state a full frame would have given it, at
-// every step of a game, for every game.
+// for `patch` or `delta` rebuilds, from the patches, exactly the state a full frame would have
+// given it, at every step of a game, for every game; with or without texts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,18 +58,40 @@ class UpdateFramesTest : public RoomHarness, public ::testing::WithParamInterfac
       if (HasFatalFailure()) return;
     }
   }
+
+  // Each member's patched state is the state a sync sends at the same moment, after every
+  // change: a sync makes the next patch start from that whole state, so every patch is checked
+  // alone.
+  void every_patched_state_is_the_whole_state(UpdateMode mode, bool texts);
+  // Without syncs, patches build on each other from the first state to the end of the game.
+  // Returns how many legal lists came as numbers.
+  std::size_t patches_build_on_each_other(UpdateMode mode, bool texts);
 };
 
-// Each member's patched state is the state a sync sends at the same moment, after every change:
-// a sync makes the next patch start from that whole state, so every patch is checked alone.
-TEST_P(UpdateFramesTest, EveryPatchedStateIsTheWholeState) {
+// Whether an event or state carries words.
+void expect_words(const json& m, bool texts) {
+  if (m["type"] == "event") {
+    EXPECT_EQ(m["event"].contains("text"), texts) << m.dump();
+  } else if (m["type"] == "state") {
+    EXPECT_EQ(m.contains("labels"), texts) << m.dump();
+  }
+}
+
+void UpdateFramesTest::every_patched_state_is_the_whole_state(UpdateMode mode, bool texts) {
   const Game& g = *GetParam();
   const int seats = std::min(4, g.info().max_seats);
   open(g.info().id.c_str(), seats, RoomSettings{});
-  for (auto& p : players_) p->mode = UpdateMode::kPatch;
-  spectator_->mode = UpdateMode::kPatch;
+  for (auto& p : players_) {
+    p->mode = mode;
+    p->with_texts = texts;
+  }
+  spectator_->mode = mode;
+  spectator_->with_texts = texts;
   std::vector<std::shared_ptr<RecordingClient>> members = players_;
   members.push_back(spectator_);
+  // Each member's messages from the moment it asked for the mode under test.
+  std::vector<std::size_t> checked;
+  for (const auto& c : members) checked.push_back(c->messages.size());
   std::size_t updates = 0;
   std::size_t patches = 0;
   std::size_t patch_bytes = 0;
@@ -90,6 +112,9 @@ TEST_P(UpdateFramesTest, EveryPatchedStateIsTheWholeState) {
       poll();
       const json whole = c.messages.back();
       ASSERT_EQ(whole["type"], "state");
+      for (; checked[m] < c.messages.size(); ++checked[m]) {
+        expect_words(c.messages[checked[m]], texts);
+      }
       state_bytes += whole.dump().size();
       ASSERT_EQ(steady(rebuilt), steady(whole)) << "after update " << update.dump();
     }
@@ -101,20 +126,53 @@ TEST_P(UpdateFramesTest, EveryPatchedStateIsTheWholeState) {
   EXPECT_LT(patch_bytes, state_bytes / 2) << "patches are much smaller than the states";
 }
 
-// Without syncs, patches build on each other from the first state to the end of the game.
-TEST_P(UpdateFramesTest, PatchesBuildOnEachOtherToTheEnd) {
+TEST_P(UpdateFramesTest, EveryPatchedStateIsTheWholeState) {
+  every_patched_state_is_the_whole_state(UpdateMode::kPatch, true);
+}
+
+TEST_P(UpdateFramesTest, EveryDeltaStateWithoutTextsIsTheWholeState) {
+  every_patched_state_is_the_whole_state(UpdateMode::kDelta, false);
+}
+
+std::size_t UpdateFramesTest::patches_build_on_each_other(UpdateMode mode, bool texts) {
   const Game& g = *GetParam();
   const int seats = std::min(3, g.info().max_seats);
   open(g.info().id.c_str(), seats, RoomSettings{}, 0, 21);
-  for (auto& p : players_) p->mode = UpdateMode::kPatch;
+  for (auto& p : players_) {
+    p->mode = mode;
+    p->with_texts = texts;
+  }
   play(std::min(g.info().max_actions, 3000), 9, [] {});
   poll();
+  std::size_t numbers = 0;
   for (std::size_t s = 0; s < players_.size(); ++s) {
     SCOPED_TRACE("seat " + std::to_string(s));
     const json rebuilt = players_[s]->held;
     room_->sync(players_[s], nullptr);
     poll();
     EXPECT_EQ(steady(rebuilt), steady(players_[s]->messages.back()));
+    numbers += players_[s]->numbered_used;
+  }
+  return numbers;
+}
+
+TEST_P(UpdateFramesTest, PatchesBuildOnEachOtherToTheEnd) {
+  EXPECT_EQ(patches_build_on_each_other(UpdateMode::kPatch, true), 0u);
+}
+
+// Numbered legal lists are what a delta saves most in Pinocchio, where a player's fifteen
+// announcements come back at every turn; the labels come with them.
+TEST_P(UpdateFramesTest, DeltasBuildOnEachOtherToTheEnd) {
+  const std::size_t numbers = patches_build_on_each_other(UpdateMode::kDelta, true);
+  if (GetParam()->info().id == "pinocchio") {
+    EXPECT_GT(numbers, 10u);
+  }
+}
+
+TEST_P(UpdateFramesTest, DeltasWithoutTextsBuildOnEachOtherToTheEnd) {
+  const std::size_t numbers = patches_build_on_each_other(UpdateMode::kDelta, false);
+  if (GetParam()->info().id == "pinocchio") {
+    EXPECT_GT(numbers, 10u);
   }
 }
 
@@ -163,7 +221,11 @@ TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
   const json refused =
       p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"updates", "sometimes"}});
   EXPECT_EQ(refused["code"], "bad_request");
-  EXPECT_EQ(refused["message"], "\"updates\" must be \"state\", \"combined\" or \"patch\"");
+  EXPECT_EQ(refused["message"],
+            "\"updates\" must be \"state\", \"combined\", \"patch\" or \"delta\"");
+  const json no_bool =
+      p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"texts", "no"}});
+  EXPECT_EQ(no_bool["code"], "bad_request");
   EXPECT_EQ(p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}})["updates"], "state");
   const json w =
       p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"updates", "patch"}});
@@ -198,6 +260,71 @@ TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
   // A sync answers with the whole state, the one the patches built.
   p.conn->send({{"type", "sync"}, {"room", p.room}});
   const json whole = p.wait_type("state");
+  EXPECT_EQ(whole["version"], held["version"]);
+  EXPECT_EQ(whole["view"], held["view"]);
+  EXPECT_EQ(whole["legal"], held["legal"]);
+}
+
+// A program that reads no words asks for deltas without texts: its events have no `text`, its
+// states no `labels`, and each delta follows the version before without naming it.
+TEST_F(ServerTest, AProgramGetsDeltasWithoutWords) {
+  Player p;
+  p.name = "Otto";
+  p.conn = connect();
+  const json w = p.request({{"type", "hello"},
+                            {"protocol", 1},
+                            {"name", "Otto"},
+                            {"updates", "delta"},
+                            {"texts", false}});
+  ASSERT_EQ(w["type"], "welcome");
+  EXPECT_EQ(w["updates"], "delta");
+  EXPECT_EQ(w["texts"], false);
+  create(p, {{"game", "tricky-tribes"}, {"seats", 3}});
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
+  }
+  EXPECT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
+  json held;
+  int deltas = 0;
+  int events = 0;
+  for (int i = 0; i < 40; ++i) {
+    const json u = p.wait_type("update");
+    ASSERT_EQ(u["type"], "update");
+    for (const json& e : u["events"]) {
+      EXPECT_FALSE(e.contains("text")) << e.dump();
+      ++events;
+    }
+    if (u.contains("patch")) {
+      ASSERT_FALSE(held.is_null());
+      EXPECT_FALSE(u.contains("base"));
+      EXPECT_FALSE(u["patch"].contains("version"));
+      EXPECT_EQ(u["version"].get<long long>(), held["version"].get<long long>() + 1);
+      held.merge_patch(u["patch"]);
+      held["version"] = u["version"];
+      ++deltas;
+    } else {
+      held = u["state"];
+    }
+    EXPECT_FALSE(held.contains("labels"));
+    if (held["status"] == "playing" && held["legal"].is_array() && !held["legal"].empty()) break;
+  }
+  EXPECT_GT(deltas, 0);
+  ASSERT_EQ(held["status"], "playing");
+  // The player's own move is told back, without words.
+  p.conn->send({{"type", "action"}, {"room", p.room}, {"action", held["legal"][0]}});
+  const json moved = p.wait_type("update");
+  ASSERT_TRUE(moved.contains("patch"));
+  EXPECT_EQ(moved["version"].get<long long>(), held["version"].get<long long>() + 1);
+  held.merge_patch(moved["patch"]);
+  held["version"] = moved["version"];
+  for (const json& e : moved["events"]) {
+    EXPECT_FALSE(e.contains("text")) << e.dump();
+    ++events;
+  }
+  EXPECT_GT(events, 0);
+  p.conn->send({{"type", "sync"}, {"room", p.room}});
+  const json whole = p.wait_type("state");
+  EXPECT_FALSE(whole.contains("labels"));
   EXPECT_EQ(whole["version"], held["version"]);
   EXPECT_EQ(whole["view"], held["view"]);
   EXPECT_EQ(whole["legal"], held["legal"]);

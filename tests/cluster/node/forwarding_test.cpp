@@ -177,11 +177,16 @@ TEST_F(ClusterForwardingTest, SpectatingAndRejoiningGoThroughAnotherNode) {
   }
   ASSERT_EQ(ann.conn->request({{"type", "start"}, {"room", code}})->value("type", ""), "ok");
 
-  // A spectator on B (asking for patches) watches the game on A.
+  // A spectator on B (asking for patches) watches the game on A, and so does a program on B
+  // that asked for deltas without words: what it asked for reaches the room's node.
   auto watcher = greet(port_b, "Wes", "patch");
   const auto watching = watcher->request({{"type", "spectate"}, {"room", code}});
   ASSERT_TRUE(watching && watching->value("type", "") == "spectating")
       << (watching ? watching->dump() : "no reply");
+  auto program = greet(port_b, "Pat", "delta", false);
+  const auto programmed = program->request({{"type", "spectate"}, {"room", code}});
+  ASSERT_TRUE(programmed && programmed->value("type", "") == "spectating")
+      << (programmed ? programmed->dump() : "no reply");
   ann.play(20s, [&] { return ann.acked.size() >= 3 || ann.over; });
   ASSERT_GE(ann.acked.size(), 3u);
   long long watched = 0;
@@ -194,6 +199,22 @@ TEST_F(ClusterForwardingTest, SpectatingAndRejoiningGoThroughAnotherNode) {
     if (watched > 0 && watched >= ann.max_version) break;
   }
   EXPECT_GT(watched, 0) << "the spectator on B saw no state";
+  int deltas = 0;
+  int events = 0;
+  for (int i = 0; i < 200 && (deltas == 0 || events == 0); ++i) {
+    auto m = program->receive(100ms);
+    if (!m || m->value("type", "") != "update") continue;
+    if (m->contains("patch")) {
+      EXPECT_FALSE(m->contains("base")) << m->dump();
+      ++deltas;
+    }
+    for (const json& e : m->value("events", json::array())) {
+      EXPECT_FALSE(e.contains("text")) << e.dump();
+      ++events;
+    }
+  }
+  EXPECT_GT(deltas, 0) << "the program on B got no delta";
+  EXPECT_GT(events, 0) << "the program on B heard no event";
 
   // The player moves to node B and rejoins its seat there; its connection on A is replaced.
   ann.pending.clear();

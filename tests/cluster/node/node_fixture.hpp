@@ -61,10 +61,14 @@ inline std::vector<std::string> node_flags(const RedisServer& redis, const std::
 }
 
 inline std::unique_ptr<Connection> greet(std::uint16_t port, const std::string& name,
-                                         const std::string& updates = "state") {
+                                         const std::string& updates = "state",
+                                         bool texts = true) {
   auto c = std::make_unique<Connection>("127.0.0.1", port);
-  const auto w =
-      c->request({{"type", "hello"}, {"protocol", 1}, {"name", name}, {"updates", updates}});
+  const auto w = c->request({{"type", "hello"},
+                             {"protocol", 1},
+                             {"name", name},
+                             {"updates", updates},
+                             {"texts", texts}});
   if (!w || w->value("type", "") != "welcome") throw std::runtime_error("no welcome");
   return c;
 }
