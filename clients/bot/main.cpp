@@ -97,7 +97,8 @@ class Bot {
     conn_ = std::make_unique<Connection>(flags_.host, flags_.port, flags_.tls, flags_.insecure);
     updates_.reset();
     pacer_.wait();
-    const auto welcome = conn_->request(campfire::client::hello(flags_.name));
+    // A quiet bot prints no words, so it asks for none: smaller frames.
+    const auto welcome = conn_->request(campfire::client::hello(flags_.name, !flags_.quiet));
     if (!welcome) throw Failure("no answer to hello");
     if (welcome->value("type", "") == "error") throw Failure(describe_error(*welcome));
   }

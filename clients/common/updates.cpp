@@ -6,8 +6,36 @@
 
 namespace campfire::client {
 
-json hello(const std::string& name) {
-  return protocol::encode(protocol::Hello{name, protocol::UpdateMode::kPatch});
+namespace {
+
+// The most numbered legal lists a delta may refer to (PROTOCOL.md, "update").
+constexpr std::size_t kRemembered = 16;
+
+}  // namespace
+
+json hello(const std::string& name, bool texts) {
+  protocol::Hello h{name, protocol::UpdateMode::kDelta};
+  h.texts = texts;
+  return protocol::encode(h);
+}
+
+void UpdateReader::number(Held& held) {
+  const auto legal = held.state.find("legal");
+  if (legal == held.state.end() || !legal->is_array() || legal->empty()) return;
+  json list = {{"legal", *legal}};
+  if (auto labels = held.state.find("labels"); labels != held.state.end()) {
+    list["labels"] = *labels;
+  }
+  held.numbered.push_back(std::move(list));
+  if (held.numbered.size() > kRemembered) held.numbered.erase(held.numbered.begin());
+  ++held.next;
+}
+
+void UpdateReader::whole(Held& held, json state) {
+  held.state = std::move(state);
+  held.numbered.clear();
+  held.next = 0;
+  number(held);
 }
 
 UpdateReader::Read UpdateReader::read(json message) {
@@ -23,7 +51,7 @@ UpdateReader::Read UpdateReader::read(json message) {
   }
   const std::string room = room_field->get<std::string>();
   if (is_state) {
-    held_[room] = message;
+    whole(held_[room], message);
     syncing_.erase(room);
     out.messages.push_back(std::move(message));
     return out;
@@ -36,26 +64,46 @@ UpdateReader::Read UpdateReader::read(json message) {
           {{"type", "event"}, {"room", room}, {"version", version}, {"event", std::move(event)}});
     }
   }
-  std::optional<json> state;
-  if (auto whole = message.find("state"); whole != message.end() && whole->is_object()) {
-    state = std::move(*whole);
-  } else if (auto held = held_.find(room); held != held_.end()) {
+  bool applied = false;
+  if (auto whole_state = message.find("state");
+      whole_state != message.end() && whole_state->is_object()) {
+    whole(held_[room], std::move(*whole_state));
+    applied = true;
+  } else if (auto it = held_.find(room); it != held_.end() && version.is_number_integer()) {
+    Held& held = it->second;
     const auto base = message.find("base");
     const auto patch = message.find("patch");
-    if (base != message.end() && patch != message.end() && patch->is_object() &&
-        held->second.value("version", json()) == *base) {
-      state = held->second;
-      state->merge_patch(*patch);
+    const json was = held.state.value("version", json());
+    const bool follows =
+        base != message.end()
+            ? was == *base
+            : was.is_number_integer() && was.get<long long>() + 1 == version.get<long long>();
+    if (patch != message.end() && patch->is_object() && follows) {
+      const auto legal = patch->find("legal");
+      const bool by_number = legal != patch->end() && legal->is_number_integer();
+      const long long n = by_number ? legal->get<long long>() : 0;
+      const long long oldest = held.next - static_cast<long long>(held.numbered.size());
+      if (!by_number || (n >= oldest && n < held.next)) {
+        held.state.merge_patch(*patch);
+        held.state["version"] = version;
+        if (by_number) {
+          const json& list = held.numbered[static_cast<std::size_t>(n - oldest)];
+          held.state["legal"] = list["legal"];
+          if (list.contains("labels")) held.state["labels"] = list["labels"];
+        } else if (legal != patch->end() && base == message.end()) {
+          number(held);
+        }
+        applied = true;
+      }
     }
   }
-  if (!state) {
+  if (!applied) {
     held_.erase(room);
     if (syncing_.insert(room).second) out.sync = room;
     return out;
   }
-  held_[room] = *state;
   syncing_.erase(room);
-  out.messages.push_back(std::move(*state));
+  out.messages.push_back(held_[room].state);
   return out;
 }
 

@@ -1,5 +1,5 @@
-"""clients/bot/python/bot.py in patch mode, without a server: its merge patch, and the update
-frames it turns back into events and states (or a sync when a patch does not fit)."""
+"""clients/bot/python/bot.py with update frames, without a server: its merge patch, and the patch
+and delta frames it turns back into events and states (or a sync when a patch does not fit)."""
 import argparse
 import asyncio
 import json
@@ -67,10 +67,10 @@ class Updates(unittest.TestCase):
         self.seen = []
         handle = self.bot.on_push
 
-        async def on_push(ws, message):
+        async def on_push(ws, message, **how):
             if message["type"] != "update":
                 self.seen.append(message)
-            return await handle(ws, message)
+            return await handle(ws, message, **how)
 
         self.bot.on_push = on_push
 
@@ -117,6 +117,34 @@ class Updates(unittest.TestCase):
                    "events": [], "patch": {"version": 18}})
         self.assertEqual(self.ws.sent[-1], {"type": "sync", "room": "K7QX2M"},
                          "after a full state the next miss asks again")
+
+    def test_deltas_follow_the_state_held_and_name_legal_lists_by_number(self):
+        bids = [{"move": "pass"}, {"move": "bid"}]
+        self.bot.acted_version = 99  # watch the states, do not act
+        self.push(dict(STATE, toAct=[1], legal=bids, labels=["pass", "bid"]))  # list 0
+        self.push({"type": "update", "room": "K7QX2M", "version": 12, "events": [],
+                   "patch": {"legal": [], "labels": []}})
+        self.assertEqual(self.seen[-1], dict(STATE, version=12, toAct=[1]))
+        self.push({"type": "update", "room": "K7QX2M", "version": 13, "events": [],
+                   "patch": {"legal": [{"move": "play"}], "labels": ["play"]}})  # list 1
+        self.push({"type": "update", "room": "K7QX2M", "version": 14, "events": [],
+                   "patch": {"legal": 0}})
+        self.assertEqual(self.seen[-1], dict(STATE, version=14, toAct=[1], legal=bids,
+                                             labels=["pass", "bid"]))
+        self.push({"type": "update", "room": "K7QX2M", "version": 15, "events": [],
+                   "patch": {"legal": 1}})
+        self.assertEqual(self.seen[-1]["legal"], [{"move": "play"}])
+        self.assertEqual(self.ws.sent, [])
+        self.push({"type": "update", "room": "K7QX2M", "version": 16, "events": [],
+                   "patch": {"legal": 2}})
+        self.assertEqual(self.ws.sent, [{"type": "sync", "room": "K7QX2M"}], "no list 2 was sent")
+
+    def test_a_delta_that_does_not_follow_asks_for_a_sync(self):
+        self.push(STATE)
+        self.push({"type": "update", "room": "K7QX2M", "version": 13, "events": [],
+                   "patch": {"toAct": [1]}})
+        self.assertEqual(self.ws.sent, [{"type": "sync", "room": "K7QX2M"}])
+        self.assertEqual(self.seen, [STATE])
 
     def test_the_game_ends_on_a_patched_state(self):
         self.push(STATE)

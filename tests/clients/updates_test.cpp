@@ -1,6 +1,7 @@
 // Update frames as campfire-bot and campfire-cli read them: each `update` becomes the `event`
 // messages and the `state` that used to come one by one, its state whole or merge-patched onto
-// the last one held; a patch on another version asks for a sync.
+// the last one held (a delta's legal list given by number taken from those numbered); a patch on
+// another version asks for a sync.
 #include <gtest/gtest.h>
 
 #include "clients/common/updates.hpp"
@@ -19,9 +20,74 @@ json patch_update(long long version, long long base, json patch, json events = j
           {"events", std::move(events)}, {"patch", std::move(patch)}};
 }
 
-TEST(UpdateReader, HelloAsksForPatches) {
+json delta_update(long long version, json patch, json events = json::array()) {
+  return {{"type", "update"}, {"room", "K7QX2M"}, {"version", version},
+          {"events", std::move(events)}, {"patch", std::move(patch)}};
+}
+
+TEST(UpdateReader, HelloAsksForDeltas) {
   EXPECT_EQ(hello("Bella"), json::parse(R"({"type": "hello", "protocol": 1, "name": "Bella",
-                                            "updates": "patch"})"));
+                                            "updates": "delta"})"));
+  EXPECT_EQ(hello("Bot", false), json::parse(R"({"type": "hello", "protocol": 1, "name": "Bot",
+                                                 "updates": "delta", "texts": false})"));
+}
+
+// A delta carries no base and no version in its patch; each legal list it sends whole is
+// numbered from the last whole state on, and a later delta may name it by that number.
+TEST(UpdateReader, DeltasFollowEachOtherAndNameLegalListsByNumber) {
+  UpdateReader reader;
+  json expected = state11();
+  expected["legal"] = json::parse(R"([{"move": "pass"}, {"move": "bid"}])");
+  expected["labels"] = json::parse(R"(["pass", "bid"])");
+  ASSERT_EQ(reader.read(expected).messages, std::vector<json>{expected});  // list 0
+
+  auto read = reader.read(delta_update(12, {{"toAct", {1}}, {"legal", json::array()},
+                                            {"labels", json::array()}}));
+  expected["version"] = 12;
+  expected["toAct"] = {1};
+  expected["legal"] = json::array();
+  expected["labels"] = json::array();
+  EXPECT_FALSE(read.sync);
+  EXPECT_EQ(read.messages, std::vector<json>{expected});
+
+  const json play = json::parse(R"([{"move": "play"}])");
+  read = reader.read(delta_update(13, {{"legal", play}, {"labels", {"play"}}}));  // list 1
+  expected["version"] = 13;
+  expected["legal"] = play;
+  expected["labels"] = {"play"};
+  EXPECT_EQ(read.messages, std::vector<json>{expected});
+
+  read = reader.read(delta_update(14, {{"legal", 0}}));
+  expected["version"] = 14;
+  expected["legal"] = json::parse(R"([{"move": "pass"}, {"move": "bid"}])");
+  expected["labels"] = json::parse(R"(["pass", "bid"])");
+  EXPECT_EQ(read.messages, std::vector<json>{expected});
+  read = reader.read(delta_update(15, {{"legal", 1}}));
+  expected["version"] = 15;
+  expected["legal"] = play;
+  expected["labels"] = {"play"};
+  EXPECT_EQ(read.messages, std::vector<json>{expected});
+
+  EXPECT_EQ(reader.read(delta_update(16, {{"legal", 2}})).sync, "K7QX2M")
+      << "no list 2 was sent";
+  reader.read(expected);
+  EXPECT_EQ(reader.read(delta_update(17, json::object())).sync, "K7QX2M")
+      << "a delta must follow the version held (15)";
+}
+
+TEST(UpdateReader, OnlyTheLastSixteenNumberedListsCanBeNamed) {
+  UpdateReader reader;
+  json state = state11();
+  reader.read(state);
+  for (int n = 0; n < 20; ++n) {
+    const json list = json::array({{{"move", "bid"}, {"amount", n}}});
+    ASSERT_FALSE(reader.read(delta_update(12 + n, {{"legal", list}})).sync);
+  }
+  // Lists 0 to 19 were numbered; 4 to 19 are remembered.
+  auto read = reader.read(delta_update(32, {{"legal", 4}}));
+  ASSERT_EQ(read.messages.size(), 1u);
+  EXPECT_EQ(read.messages[0]["legal"][0]["amount"], 4);
+  EXPECT_EQ(reader.read(delta_update(33, {{"legal", 3}})).sync, "K7QX2M");
 }
 
 TEST(UpdateReader, AStateIsHandedOnAndIsTheBaseOfTheNextPatch) {

@@ -1,5 +1,5 @@
 // Update frames in the browser client, without a browser: the merge patch, the reader that turns
-// an `update` back into `event` and `state` messages, and the connection that asks for patches
+// an `update` back into `event` and `state` messages, and the connection that asks for deltas
 // and sends `sync` when a patch does not fit the state it holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +114,36 @@ test('a patch for a room with no state held asks for a sync; other messages pass
     'a new connection starts from nothing');
 });
 
+test('deltas follow each other without a base and name legal lists sent before by number', () => {
+  const reader = new UpdateReader();
+  const bids = [{ move: 'pass' }, { move: 'bid' }];
+  const first = { ...state11, legal: bids, labels: ['pass', 'bid'] };
+  reader.read(first);  // list 0
+  const d = (version, patch) => reader.read({ type: 'update', room: 'K7QX2M', version, events: [], patch });
+  assert.deepEqual(d(12, { toAct: [1], legal: [], labels: [] }).messages,
+    [{ ...first, version: 12, toAct: [1], legal: [], labels: [] }]);
+  assert.deepEqual(d(13, { legal: [{ move: 'play' }], labels: ['play'] }).messages,  // list 1
+    [{ ...first, version: 13, toAct: [1], legal: [{ move: 'play' }], labels: ['play'] }]);
+  assert.deepEqual(d(14, { legal: 0 }).messages, [{ ...first, version: 14, toAct: [1] }]);
+  assert.deepEqual(d(15, { legal: 1 }).messages,
+    [{ ...first, version: 15, toAct: [1], legal: [{ move: 'play' }], labels: ['play'] }]);
+  assert.equal(d(16, { legal: 2 }).sync, 'K7QX2M', 'no list 2 was sent');
+  reader.read({ ...first, version: 15 });
+  assert.equal(d(17, {}).sync, 'K7QX2M', 'a delta must follow the version held');
+});
+
+test('only the last sixteen numbered legal lists can be named', () => {
+  const reader = new UpdateReader();
+  reader.read(state11);
+  for (let n = 0; n < 20; n += 1) {
+    const read = reader.read({ type: 'update', room: 'K7QX2M', version: 12 + n, events: [], patch: { legal: [{ move: 'bid', amount: n }] } });
+    assert.equal(read.sync, null);
+  }
+  const named = reader.read({ type: 'update', room: 'K7QX2M', version: 32, events: [], patch: { legal: 4 } });
+  assert.equal(named.messages[0].legal[0].amount, 4);
+  assert.equal(reader.read({ type: 'update', room: 'K7QX2M', version: 33, events: [], patch: { legal: 3 } }).sync, 'K7QX2M');
+});
+
 // A socket that records what the client sends and lets the test play the server.
 class FakeSocket {
   static OPEN = 1;
@@ -131,7 +161,7 @@ class FakeSocket {
   serve(msg) { this.listeners.message({ data: JSON.stringify(msg) }); }
 }
 
-test('the connection asks for patches and hands on events and states, and syncs on a miss', async () => {
+test('the connection asks for deltas and hands on events and states, and syncs on a miss', async () => {
   globalThis.location = { protocol: 'http:', host: 'campfire.test' };
   globalThis.WebSocket = FakeSocket;
   const pushed = [];
@@ -140,8 +170,8 @@ test('the connection asks for patches and hands on events and states, and syncs 
   conn.open();
   const ws = FakeSocket.made.at(-1);
   ws.listeners.open();
-  assert.deepEqual(ws.sent, [{ type: 'hello', protocol: 1, name: 'Bella', updates: 'patch', id: 1 }]);
-  ws.serve({ type: 'welcome', id: 1, protocol: 1, server: 'campfire', name: 'Bella', updates: 'patch' });
+  assert.deepEqual(ws.sent, [{ type: 'hello', protocol: 1, name: 'Bella', updates: 'delta', id: 1 }]);
+  ws.serve({ type: 'welcome', id: 1, protocol: 1, server: 'campfire', name: 'Bella', updates: 'delta' });
   await new Promise((resolve) => setImmediate(resolve));
   assert.ok(ready);
 
@@ -154,7 +184,7 @@ test('the connection asks for patches and hands on events and states, and syncs 
   assert.equal(pushed.length, 3, 'no state from a patch that did not fit');
 
   const renamed = conn.rename('Bee');
-  assert.deepEqual(ws.sent.at(-1), { type: 'hello', protocol: 1, name: 'Bee', updates: 'patch', id: 3 });
+  assert.deepEqual(ws.sent.at(-1), { type: 'hello', protocol: 1, name: 'Bee', updates: 'delta', id: 3 });
   ws.serve({ type: 'welcome', id: 3, protocol: 1, server: 'campfire', name: 'Bee' });
   assert.equal(await renamed, 'Bee');
   clearTimeout(conn.retryTimer);

@@ -60,6 +60,8 @@ class Bot:
         self.commitment = None  # the shuffle's commitment in the first state we saw
         self.held = None        # the last state we got: the base of the next patch
         self.syncing = False    # a patch did not fit the state held; a sync is on its way
+        self.numbered = []      # legal lists (with labels) sent whole since the last full state
+        self.next_number = 0    # the number the next one gets
 
     async def send(self, ws, message):
         # Stay under the server's rate limit (20 messages per second): fast opponents, such as
@@ -92,8 +94,11 @@ class Bot:
         # A new connection: the server knows no state of ours to patch, we hold none of its.
         self.held = None
         self.syncing = False
-        await self.request(ws, {"type": "hello", "protocol": 1, "name": self.args.name,
-                                "updates": "patch"})
+        # Deltas: the smallest update frames. A quiet bot prints no words, so it asks for none.
+        hello = {"type": "hello", "protocol": 1, "name": self.args.name, "updates": "delta"}
+        if getattr(self.args, "quiet", False):
+            hello["texts"] = False
+        await self.request(ws, hello)
         return ws
 
     async def take_seat(self, ws):
@@ -141,13 +146,28 @@ class Bot:
                             f"lists for seat {self.seat}")
         return problems
 
-    async def on_push(self, ws, message):
+    def say(self, *words):
+        if not getattr(self.args, "quiet", False):
+            print(*words, flush=True)
+
+    def number(self, state):
+        """A legal list that came whole gets the next number; a delta may name it later."""
+        if state.get("legal"):
+            self.numbered.append({"legal": state["legal"], "labels": state.get("labels")})
+            self.numbered = self.numbered[-16:]  # only the last 16 are ever named
+            self.next_number += 1
+
+    async def on_push(self, ws, message, patched=False):
         """Handles a pushed message; returns the result once the game is over."""
         kind = message["type"]
         if kind == "update":
             return await self.on_update(ws, message)
+        if kind == "state" and not patched:
+            # A whole state: the numbering of legal lists starts again from it.
+            self.numbered, self.next_number = [], 0
+            self.number(message)
         if kind == "event":
-            print("*", message["event"]["text"], flush=True)
+            self.say("*", message["event"].get("text", message["event"]["type"]))
         elif kind == "game_over":
             return message["result"]
         elif kind == "state":
@@ -170,7 +190,7 @@ class Bot:
                     and message["version"] > self.acted_version):
                 self.acted_version = message["version"]
                 i = self.rng.randrange(len(message["legal"]))
-                print(">", message["labels"][i], flush=True)
+                self.say(">", (message.get("labels") or message["legal"])[i])
                 self.pending = self.fresh_id()
                 await self.send(ws, {"type": "action", "id": self.pending, "room": self.room,
                                      "version": message["version"],
@@ -192,22 +212,39 @@ class Bot:
 
     async def on_update(self, ws, update):
         """One frame for one change of the room: its events, then its state, sent whole or as a
-        merge patch on the state we hold. A patch on another version than ours means we missed
-        something: its events still count, its state waits for the full one a sync brings."""
+        merge patch on the state we hold (a delta: on the version just before its own, with no
+        version in the patch and a legal list sent before given as its number). A patch that does
+        not follow the state we hold means we missed something: its events still count, its state
+        waits for the full one a sync brings."""
         for event in update["events"]:
             await self.on_push(ws, {"type": "event", "room": update["room"],
                                     "version": update["version"], "event": event})
         if "state" in update:
-            state = update["state"]
-        elif self.held is not None and self.held["version"] == update["base"]:
-            state = merge_patch(self.held, update["patch"])
-        else:
+            return await self.on_push(ws, update["state"])
+        held, patch = self.held, update["patch"]
+        delta = "base" not in update
+        legal = patch.get("legal")
+        first = self.next_number - len(self.numbered)
+        fits = held is not None and (held["version"] + 1 == update["version"] if delta
+                                     else held["version"] == update["base"])
+        if fits and delta and isinstance(legal, int) and not first <= legal < self.next_number:
+            fits = False
+        if not fits:
             self.held = None
             if not self.syncing:
                 self.syncing = True
                 await self.send(ws, {"type": "sync", "room": update["room"]})
             return None
-        return await self.on_push(ws, state)
+        state = merge_patch(held, patch)
+        state["version"] = update["version"]
+        if delta and isinstance(legal, int):
+            named = self.numbered[legal - first]
+            state["legal"] = named["legal"]
+            if named["labels"] is not None:
+                state["labels"] = named["labels"]
+        elif delta and legal is not None:
+            self.number(state)
+        return await self.on_push(ws, state, patched=True)
 
     async def play(self):
         ws = await self.connect()
@@ -238,6 +275,8 @@ def main():
     parser.add_argument("--fill-bots", action="store_true",
                         help="fill the other seats with server bots and start")
     parser.add_argument("--seed", type=int, help="seed of the random choices")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print only the room and the result (and ask the server for no words)")
     parser.add_argument("--no-verify", action="store_true",
                         help="do not fetch the replay to check the shuffle")
     args = parser.parse_args()

@@ -51,10 +51,10 @@ export class Connection {
     ws.addEventListener('error', () => {});  // 'close' follows and handles it
   }
 
-  // Every hello asks for patches, a rename's too: a server that knows no `updates` ignores it and
+  // Every hello asks for deltas, a rename's too: a server that knows no `updates` ignores it and
   // sends plain states and events, which are handled alike.
   hello(name) {
-    return { type: 'hello', protocol: 1, name, updates: 'patch' };
+    return { type: 'hello', protocol: 1, name, updates: 'delta' };
   }
 
   async greet() {

@@ -1,6 +1,7 @@
-// Update frames: with `"updates": "patch"` in hello the server sends one `update` per change of a
+// Update frames: with `"updates": "delta"` in hello the server sends one `update` per change of a
 // room, its state either whole or as a merge patch against the last state this connection was
-// sent. This turns each frame back into the `event` and `state` messages the rest of the client
+// sent, a legal list sent before given by its number (`patch` frames, with a `base` and no
+// numbers, are read too). This turns each frame back into the `event` and `state` messages the rest of the client
 // handles, so nothing past the connection knows the difference. No DOM, no socket: node tests it.
 
 function isObject(value) {
@@ -26,10 +27,14 @@ export function mergePatch(target, patch) {
   return out;
 }
 
-// Per room, the last state received: the base the next patch applies to.
+// How many of the last numbered legal lists a delta may name (PROTOCOL.md, "update").
+const REMEMBERED = 16;
+
+// Per room, the last state received (the base the next patch applies to) and, for deltas, the
+// legal lists numbered since the last whole state.
 export class UpdateReader {
   constructor() {
-    this.held = new Map();     // room code -> state message (a private copy)
+    this.held = new Map();     // room code -> { state (a private copy), numbered, next }
     this.syncing = new Set();  // rooms whose patch did not fit, a sync already asked for
   }
 
@@ -41,21 +46,42 @@ export class UpdateReader {
 
   // What one message from the server amounts to: `messages` to handle in order, as if they had
   // come as they are, and `sync`, a room whose state must be asked for again (or null). A patch
-  // against another state than the one held cannot be applied: its events still count, its state
-  // is dropped until the sync's full state arrives (asked for once, however many patches miss).
+  // against another state than the one held (a delta: not the version right after it), or naming
+  // a legal list not held, cannot be applied: its events still count, its state is dropped until
+  // the sync's full state arrives (asked for once, however many patches miss).
   read(msg) {
     if (msg.type === 'state') {
-      this.hold(msg.room, msg);
+      this.hold(msg.room, msg, true);
       return { messages: [msg], sync: null };
     }
     if (msg.type !== 'update') return { messages: [msg], sync: null };
     const messages = (msg.events || []).map((event) => ({ type: 'event', room: msg.room, version: msg.version, event }));
     let state = null;
+    let whole = false;
+    let numbered = false;
     if (isObject(msg.state)) {
       state = msg.state;
+      whole = true;
     } else {
       const held = this.held.get(msg.room);
-      if (held && held.version === msg.base && isObject(msg.patch)) state = mergePatch(held, msg.patch);
+      const delta = !('base' in msg);
+      const follows = held && (delta ? held.state.version + 1 === msg.version : held.state.version === msg.base);
+      if (follows && isObject(msg.patch)) {
+        const legal = msg.patch.legal;
+        if (delta && Number.isInteger(legal)) {
+          const oldest = held.next - held.numbered.length;
+          if (legal >= oldest && legal < held.next) {
+            const list = held.numbered[legal - oldest];
+            state = mergePatch(held.state, msg.patch);
+            state.legal = structuredClone(list.legal);
+            if ('labels' in list) state.labels = structuredClone(list.labels);
+          }
+        } else {
+          state = mergePatch(held.state, msg.patch);
+          numbered = delta && Array.isArray(legal);
+        }
+        if (state) state.version = msg.version;
+      }
     }
     if (!state) {
       this.held.delete(msg.room);
@@ -63,14 +89,30 @@ export class UpdateReader {
       this.syncing.add(msg.room);
       return { messages, sync: msg.room };
     }
-    messages.push(this.hold(msg.room, state));
+    messages.push(this.hold(msg.room, state, whole, numbered));
     return { messages, sync: null };
   }
 
   // Keeps a copy of its own, so that whoever handles the state may change it freely; hands back
-  // the state to handle.
-  hold(room, state) {
-    this.held.set(room, structuredClone(state));
+  // the state to handle. A whole state starts the numbering of legal lists again; a delta that
+  // brought a list whole numbers it next.
+  hold(room, state, whole, numbered = false) {
+    const copy = structuredClone(state);
+    let held = this.held.get(room);
+    if (whole || !held) {
+      held = { state: copy, numbered: [], next: 0 };
+      this.held.set(room, held);
+      numbered = true;
+    } else {
+      held.state = copy;
+    }
+    if (numbered && Array.isArray(copy.legal) && copy.legal.length > 0) {
+      const list = { legal: copy.legal };
+      if ('labels' in copy) list.labels = copy.labels;
+      held.numbered.push(list);
+      if (held.numbered.length > REMEMBERED) held.numbered.shift();
+      held.next += 1;
+    }
     this.syncing.delete(room);
     return state;
   }
