@@ -15,6 +15,7 @@
 #include <boost/asio/io_context.hpp>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/core/match.hpp"
@@ -28,8 +29,9 @@ using server::Frame;
 
 class CountingClient final : public server::Client {
  public:
-  explicit CountingClient(server::UpdateMode updates) : updates_(updates) {}
+  CountingClient(server::UpdateMode updates, bool texts) : updates_(updates), texts_(texts) {}
   server::UpdateMode updates() const override { return updates_; }
+  bool texts() const override { return texts_; }
   void send(Frame frame) override {
     ++frames;
     bytes += frame->size();
@@ -42,18 +44,19 @@ class CountingClient final : public server::Client {
 
  private:
   server::UpdateMode updates_;
+  bool texts_;
 };
 
 // One table: a room, its seated clients and a shadow of the room's match.
 struct Table {
   Table(boost::asio::io_context& ioc, const server::Config& config, const Game& g, int seats,
-        std::uint64_t seed, server::UpdateMode updates)
+        std::uint64_t seed, server::UpdateMode updates, bool texts)
       : shadow(std::move(*Match::create(g, seats, json::object(), seed))) {
     // The room's own cost: a journal that keeps nothing (campfire-journal-bench measures it).
     room = std::make_shared<server::Room>(ioc, config, *journal, metrics, "BENCH", shadow, false,
                                           server::RoomSettings{});
     for (int s = 0; s < seats; ++s) {
-      clients.push_back(std::make_shared<CountingClient>(updates));
+      clients.push_back(std::make_shared<CountingClient>(updates, texts));
       room->join(clients.back(), "Player " + std::to_string(s + 1), nullptr, s);
     }
     room->start(clients.front(), nullptr);
@@ -88,7 +91,8 @@ struct Table {
   ioc.restart();
 }
 
-void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode updates) {
+void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode updates,
+          bool texts) {
   spdlog::set_level(spdlog::level::warn);
   boost::asio::io_context ioc;
   server::Config config;
@@ -97,7 +101,7 @@ void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode upd
   config.test_mode = true;
   config.window_scale = 1e6;
   std::uint64_t seed = 1;
-  auto table = std::make_unique<Table>(ioc, config, *g, seats, seed, updates);
+  auto table = std::make_unique<Table>(ioc, config, *g, seats, seed, updates, texts);
   Rng rng(11);
   std::vector<Action> legal;
   Events silent(false);
@@ -112,7 +116,7 @@ void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode upd
     while (fresh < 100 &&
            (table->shadow.state().over() || table->shadow.state().to_act().empty())) {
       table.reset();
-      table = std::make_unique<Table>(ioc, config, *g, seats, ++seed, updates);
+      table = std::make_unique<Table>(ioc, config, *g, seats, ++seed, updates, texts);
       ++fresh;
     }
     if (table->shadow.state().over() || table->shadow.state().to_act().empty()) {
@@ -150,11 +154,18 @@ int main(int argc, char** argv) {
   using campfire::Game;
   for (const Game* g : campfire::Registry::builtin().games()) {
     const int seats = std::min(std::max(4, g->info().min_seats), g->info().max_seats);
-    for (const auto updates : {campfire::server::UpdateMode::kState,
-                               campfire::server::UpdateMode::kPatch}) {
+    // What the seats hear: events and states, patches, deltas, and deltas without words (what
+    // bots and the load generator ask for).
+    using campfire::server::UpdateMode;
+    const std::pair<UpdateMode, bool> hearings[] = {{UpdateMode::kState, true},
+                                                    {UpdateMode::kPatch, true},
+                                                    {UpdateMode::kDelta, true},
+                                                    {UpdateMode::kDelta, false}};
+    for (const auto& [updates, texts] : hearings) {
       const std::string name = "room/" + g->info().id + "/" + std::to_string(seats) + "seats/" +
-                               std::string(campfire::protocol::to_string(updates));
-      benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats, updates);
+                               std::string(campfire::protocol::to_string(updates)) +
+                               (texts ? "" : "-notexts");
+      benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats, updates, texts);
     }
   }
   benchmark::Initialize(&argc, argv);

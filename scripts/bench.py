@@ -305,7 +305,7 @@ def main():
     p.add_argument("--connections", type=int, nargs="+", default=[100, 1000])
     p.add_argument("--holds", type=int, nargs="+", default=[1000, 5000, 15000])
     p.add_argument("--rate-levels", type=int, nargs="*", default=[10, 50, 80])
-    p.add_argument("--updates", choices=["state", "combined", "patch"],
+    p.add_argument("--updates", choices=["state", "combined", "patch", "delta"],
                    help="what the players' hello asks for (campfire-load's own default when absent)")
     p.add_argument("--cluster-rooms", type=int, default=100,
                    help="rooms for the cluster rows (0: no cluster rows)")
@@ -351,13 +351,13 @@ def main():
 
 def play_table(args, pin, listed, out):
     out("| game | seats | conns | actions/s | msgs/s | echo msgs/s | of echo | frame B "
-        "| server µs/action | CPU % server/load (echo) | p50 ms | p99 ms | p99.9 ms "
+        "| B/seat/action | server µs/action | CPU % server/load (echo) | p50 ms | p99 ms | p99.9 ms "
         "| p99 ms at 10/50/80% of max | refused/failed |")
-    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game, seats in GAMES:
         if game not in listed:
             out(f"| {game} | {seats} | - | skipped: the server does not list this game |"
-                " | | | | | | | | | | |")
+                " | | | | | | | | | | | |")
             continue
         for conns in args.connections:
             cells = [play_cell(args, pin, game, seats, conns) for _ in range(args.runs)]
@@ -379,7 +379,8 @@ def play_table(args, pin, listed, out):
             broken = [r.get("error") for r in plays + echoes if "error" in r]
             out(f"| {game} | {seats} | {(conns // seats) * seats} | {col(plays, 'actions_per_s')} "
                 f"| {col(plays, 'msgs_per_s')} | {col(echoes, 'msgs_per_s')} | {fraction}% "
-                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'server_us_per_action')} "
+                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'bytes_per_seat_action')} "
+                f"| {col(plays, 'server_us_per_action')} "
                 f"| {col(plays, 'server_cpu_pct')}/{col(plays, 'load_cpu_pct')} "
                 f"({col(echoes, 'server_cpu_pct')}/{col(echoes, 'load_cpu_pct')}) "
                 f"| {col(plays, 'p50_us', 1e-3)} "

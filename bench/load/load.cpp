@@ -58,7 +58,8 @@ struct Options {
   std::size_t frame_bytes = 512;  // echo payload
   int connect_window = 256;       // connections being opened at once per thread
   bool echo_target = false;       // hold against the bare echo server
-  std::string updates = "patch";  // what hello asks for: state, combined or patch
+  std::string updates = "delta";  // what hello asks for: state, combined, patch or delta
+  bool texts = false;             // whether hello asks for words (event texts, labels)
 };
 
 // What one thread saw; merged once the run is over.
@@ -283,7 +284,8 @@ class Seat : public Connection<Seat> {
   void on_open() {
     send(R"({"type":"hello","id":)" + std::to_string(next_id_++) +
          R"(,"protocol":1,"name":"Load )" + std::to_string(index_) + R"(","updates":")" +
-         worker_.run().opt.updates + R"("})");
+         worker_.run().opt.updates + R"(","texts":)" +
+         (worker_.run().opt.texts ? "true" : "false") + "}");
   }
   void on_message(std::string_view m, Clock::time_point now);
 
@@ -309,6 +311,10 @@ class Seat : public Connection<Seat> {
   void on_ok(std::string_view m);
   void on_error(std::string_view m);
   void maybe_act();
+  // A delta connection numbers each non-empty legal list it receives whole; a whole state
+  // starts the numbering again.
+  void number(std::optional<std::string_view> legal);
+  void restart_numbers(std::optional<std::string_view> legal);
 
   Table& table_;
   int index_;
@@ -319,6 +325,10 @@ class Seat : public Connection<Seat> {
   long long version_ = -1;  // of the last state: the base of the next patch
   bool base_known_ = false;  // false from a join, or a patch that missed, to the next full state
   std::vector<std::string> legal_;
+  // Deltas: the legal lists received whole since the last whole state, the newest (number
+  // next_number_ - 1) last; only the last 16 are ever named.
+  std::deque<std::vector<std::string>> numbered_;
+  long long next_number_ = 0;
   bool pending_ = false;
   bool queued_ = false;
   long long action_id_ = -1;
@@ -393,7 +403,10 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
   const auto f = fields<4>(m, {"type", "room", "version", "legal"});
   const auto type = unquote(f[0]);
   if (type == "state") {
-    if (unquote(f[1]) == room_) base_known_ = true;
+    if (unquote(f[1]) == room_) {
+      base_known_ = true;
+      restart_numbers(f[3]);
+    }
     return on_state(unquote(f[1]), to_int(f[2]).value_or(-1), f[3], false, now);
   }
   if (type == "update") return on_update(m, now);
@@ -425,9 +438,22 @@ void Seat::on_update(std::string_view m, Clock::time_point now) {
   const long long version = to_int(f[1]).value_or(-1);
   if (f[4] && f[4]->starts_with('{')) {
     base_known_ = true;
-    return on_state(room, version, field(*f[4], "legal"), false, now);
+    const auto legal = field(*f[4], "legal");
+    restart_numbers(legal);
+    return on_state(room, version, legal, false, now);
   }
-  if (!f[3] || !base_known_ || to_int(f[2]) != version_) {
+  // A patch applies to the version held: the one it names as its base or, for a delta (no
+  // base), the one just before its own.
+  const bool delta = !f[2];
+  const bool follows = delta ? version == version_ + 1 : to_int(f[2]) == version_;
+  std::optional<std::string_view> legal = f[3] ? field(*f[3], "legal") : std::nullopt;
+  const std::vector<std::string>* named = nullptr;
+  if (delta && legal && !legal->starts_with('[')) {
+    const long long n = to_int(legal).value_or(-1);
+    const long long oldest = next_number_ - static_cast<long long>(numbered_.size());
+    if (n >= oldest && n < next_number_) named = &numbered_[static_cast<std::size_t>(n - oldest)];
+  }
+  if (!f[3] || !base_known_ || !follows || (delta && legal && !legal->starts_with('[') && !named)) {
     // A patch on a state this seat does not hold: something was missed. Ask for the whole state
     // once, and act on nothing until it comes.
     if (base_known_) {
@@ -439,9 +465,30 @@ void Seat::on_update(std::string_view m, Clock::time_point now) {
     }
     return;
   }
-  const auto legal = field(*f[3], "legal");
   if (!legal) return on_state(room, version, std::nullopt, true, now);
+  if (named) {
+    // A list held by number: it becomes the seat's choices.
+    legal_ = *named;
+    return on_state(room, version, std::nullopt, true, now);
+  }
+  if (delta) number(legal);
   return on_state(room, version, legal->starts_with('[') ? legal : std::nullopt, false, now);
+}
+
+void Seat::number(std::optional<std::string_view> legal) {
+  if (!legal || !legal->starts_with('[')) return;
+  std::vector<std::string> list;
+  for (auto e : elements(*legal)) list.emplace_back(e);
+  if (list.empty()) return;
+  numbered_.push_back(std::move(list));
+  if (numbered_.size() > 16) numbered_.pop_front();
+  ++next_number_;
+}
+
+void Seat::restart_numbers(std::optional<std::string_view> legal) {
+  numbered_.clear();
+  next_number_ = 0;
+  number(legal);
 }
 
 void Seat::on_state(std::string_view room, long long version, std::optional<std::string_view> legal,
@@ -655,9 +702,12 @@ int main_load(int argc, char** argv) {
   app.add_option("--connect-window", opt.connect_window, "connections opened at once per thread");
   app.add_flag("--echo", opt.echo_target, "hold: the target is the bare echo server");
   app.add_option("--updates", opt.updates,
-                 "what each change sends: state (event and state frames), combined or patch "
-                 "(one update frame, its state whole or patched)")
-      ->check(CLI::IsMember({"state", "combined", "patch"}));
+                 "what each change sends: state (event and state frames), combined, patch or "
+                 "delta (one update frame, its state whole, patched, or patched more leanly)")
+      ->check(CLI::IsMember({"state", "combined", "patch", "delta"}));
+  app.add_flag("--texts", opt.texts,
+               "ask for words (event texts and labels) as the browser does; without it the "
+               "players read none, as bots");
   CLI11_PARSE(app, argc, argv);
 
   auto need = [&](std::size_t n) {
@@ -786,6 +836,11 @@ int main_load(int argc, char** argv) {
         opt.mode == Mode::kEcho ? 0.0 : samples / secs, static_cast<double>(total.frames) / secs,
         total.frames ? static_cast<double>(total.bytes) / static_cast<double>(total.frames) : 0.0,
         static_cast<unsigned long long>(total.games));
+    if (opt.mode != Mode::kEcho && samples > 0) {
+      // What one seat receives per action, every frame counted (replies, whole states, updates).
+      std::printf(" bytes_per_seat_action=%.0f",
+                  static_cast<double>(total.bytes) / samples / opt.seats);
+    }
     std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
                 percentile(total.latencies_us, 0.99), percentile(total.latencies_us, 0.999));
     if (run.endpoints.size() > 1) {
