@@ -342,8 +342,9 @@ std::string game_page(const Game& game) {
   }
 
   out << "## Events\n\nEvery event has `type` and `text`, the event in words with the players' "
-         "names filled in. Private events reach only the seat they concern; spectators hear "
-         "public events only.\n\n";
+         "names filled in (left out for a connection whose `hello` said `\"texts\": false`). "
+         "Private events reach only the seat they concern; spectators hear public events "
+         "only.\n\n";
   for (const schema::EventType& e : s.events) {
     out << "### " << code(e.type) << (e.is_private ? " (private)" : "") << "\n\n"
         << e.meaning << "\n\n";

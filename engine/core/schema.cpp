@@ -106,7 +106,8 @@ Shape move_shape(const Move& move) {
 Shape event_shape(const EventType& event) {
   std::vector<Field> all = {
       field("type", word(event.type), event.meaning),
-      field("text", text(), "What happened, in words, with the players' names filled in.")};
+      optional("text", text(), "What happened, in words, with the players' names filled in.",
+               "unless the connection asked for no texts (`\"texts\": false` in `hello`)")};
   all.insert(all.end(), event.fields.begin(), event.fields.end());
   return object(std::move(all));
 }
