@@ -150,6 +150,11 @@ class Journal {
   virtual bool has(const std::string& code) = 0;
   // Deletes finished rooms that ended before `before_ms`; returns how many.
   virtual std::size_t prune(std::int64_t before_ms) = 0;
+  // The same without waiting for a remote store: `done` gets how many, perhaps later and on
+  // another thread. The server's periodic sweep uses it, so that its thread never waits.
+  virtual void prune_soon(std::int64_t before_ms, std::function<void(std::size_t)> done) {
+    done(prune(before_ms));
+  }
   virtual Stats stats() const = 0;
 
   // Observes each commit's duration (for metrics); set before the first write.

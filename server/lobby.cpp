@@ -293,9 +293,12 @@ void Lobby::sweep() {
     room->retire();
     room->shutdown();
   }
-  const auto pruned = journal_.prune(
-      wall_ms() - static_cast<std::int64_t>(config_.replay_retention_h) * 3600 * 1000);
-  if (pruned > 0) spdlog::info("journal: {} replays past their retention deleted", pruned);
+  // A cluster's journal answers from its link's thread; only the count is logged there.
+  journal_.prune_soon(
+      wall_ms() - static_cast<std::int64_t>(config_.replay_retention_h) * 3600 * 1000,
+      [](std::size_t pruned) {
+        if (pruned > 0) spdlog::info("journal: {} replays past their retention deleted", pruned);
+      });
 }
 
 void Lobby::clear() {

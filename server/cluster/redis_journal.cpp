@@ -370,13 +370,26 @@ bool RedisJournal::has(const std::string& code) {
   return r.type == Reply::Type::kInteger && r.integer == 1;
 }
 
-std::size_t RedisJournal::prune(std::int64_t before_ms) {
-  const Reply r = link_.call_script(Script::kPrune, {std::to_string(before_ms), "1000"});
+namespace {
+
+// How many replays the prune script deleted, 0 (and a warning) when it failed.
+std::size_t pruned(const Reply& r) {
   if (r.error()) {
     spdlog::warn("journal: pruning old replays failed: {}", r.describe());
     return 0;
   }
   return static_cast<std::size_t>(r.integer);
+}
+
+}  // namespace
+
+std::size_t RedisJournal::prune(std::int64_t before_ms) {
+  return pruned(link_.call_script(Script::kPrune, {std::to_string(before_ms), "1000"}));
+}
+
+void RedisJournal::prune_soon(std::int64_t before_ms, std::function<void(std::size_t)> done) {
+  link_.script(Script::kPrune, {std::to_string(before_ms), "1000"},
+               [done = std::move(done)](Reply r) { done(pruned(r)); });
 }
 
 }  // namespace campfire::server::cluster

@@ -51,6 +51,7 @@ class RedisJournal final : public Journal {
   std::optional<StoredRoom> load(const std::string& code) override;
   bool has(const std::string& code) override;
   std::size_t prune(std::int64_t before_ms) override;
+  void prune_soon(std::int64_t before_ms, std::function<void(std::size_t)> done) override;
   Stats stats() const override;
 
   // Fails (done(false)) every record of `code` still waiting: its room object is gone.

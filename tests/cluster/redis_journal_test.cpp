@@ -139,6 +139,12 @@ TEST_F(RedisJournalTest, RecordsAreKeptInOrderAndLoadBack) {
   EXPECT_EQ(finished->result["winners"], json::array({0}));
   EXPECT_GT(finished->finished_ms, 0);
   EXPECT_EQ(j.prune(finished->finished_ms - 1), 0u);
+  // The sweep's prune does not wait for Redis: its count comes back on the link's thread.
+  std::promise<std::size_t> counted;
+  j.prune_soon(finished->finished_ms - 1, [&](std::size_t n) { counted.set_value(n); });
+  auto count = counted.get_future();
+  ASSERT_EQ(count.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(count.get(), 0u);
   EXPECT_EQ(j.prune(finished->finished_ms + 1), 1u);
   EXPECT_FALSE(j.load("ABCDEF"));
   EXPECT_FALSE(j.has("ABCDEF"));
