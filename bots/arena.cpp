@@ -121,8 +121,8 @@ int ArenaEntry::won_alone() const {
 }
 
 int ArenaEntry::tied() const {
-  return static_cast<int>(std::count_if(wins.begin(), wins.end(),
-                                        [](double w) { return w > 0 && w < 1; }));
+  return static_cast<int>(
+      std::count_if(wins.begin(), wins.end(), [](double w) { return w > 0 && w < 1; }));
 }
 
 int ArenaEntry::lost() const {
@@ -219,12 +219,12 @@ std::string arena_table(const ArenaResult& r) {
     const ArenaEntry& e = r.entries[p];
     const auto [wl, wh] = e.win_interval();
     const auto [pl, ph] = e.place_interval();
-    std::snprintf(line, sizeof line,
-                  "| %zu | %s | %.1f%% | %.1f-%.1f%% | %d | %d | %d | %.2f | %.2f-%.2f | %.1f | %.0f "
-                  "|\n",
-                  p + 1, e.strategy.c_str(), 100 * e.win_share(), 100 * wl, 100 * wh,
-                  e.won_alone(), e.tied(), e.lost(), e.mean_place(), pl, ph, e.millis_per_move(),
-                  1000 * e.slowest_move);
+    std::snprintf(
+        line, sizeof line,
+        "| %zu | %s | %.1f%% | %.1f-%.1f%% | %d | %d | %d | %.2f | %.2f-%.2f | %.1f | %.0f "
+        "|\n",
+        p + 1, e.strategy.c_str(), 100 * e.win_share(), 100 * wl, 100 * wh, e.won_alone(), e.tied(),
+        e.lost(), e.mean_place(), pl, ph, e.millis_per_move(), 1000 * e.slowest_move);
     out += line;
   }
   return out;
