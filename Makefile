@@ -57,17 +57,17 @@ bench: deps
 
 # The arena: the measurements of README's arena table, cell by cell. Heads-up, seats rotated,
 # seeded, and expert on a fixed number of search iterations a move instead of a clock, so every
-# run plays the same games whatever the machine's load. Win shares and mean places with 95%
-# intervals and time per move are printed, never asserted. Long (about an hour on two idle
-# cores): not part of `make test`, which plays a small bounded arena. Other comparisons: run
-# build/default/bots/campfire-arena directly (README, The arena).
+# run plays the same games whatever the machine's load. Win shares (and games won, tied and
+# lost) and mean places with 95% intervals and time per move are printed, never asserted. Long
+# (about an hour on two idle cores): not part of `make test`, which plays a small bounded arena.
+# Other comparisons: run build/default/bots/campfire-arena directly (README, The arena).
 ARENA = nice -n 10 ./build/default/bots/campfire-arena --jobs 2 --seed 1 --think-ms 0
 arena: build
 	$(ARENA) --lineup basic,random --games 1000
 	$(ARENA) --lineup expert,random --games 200 --think-iterations 300 --game pinocchio,fib-fibonacci
 	$(ARENA) --lineup expert,random --games 200 --think-iterations 100 --game naked-gibbon
-	$(ARENA) --lineup expert,random --games 400 --think-iterations 300 --game spider-monkey,tricky-tribes
-	$(ARENA) --lineup expert,random --games 400 --think-iterations 1000 --game tricky-tribes
+	$(ARENA) --lineup expert,random --games 400 --think-iterations 300 --game spider-monkey
+	$(ARENA) --lineup expert,random --games 1000 --think-iterations 300 --game tricky-tribes
 	$(ARENA) --lineup expert,basic --games 200 --think-iterations 300 --game pinocchio,naked-gibbon,spider-monkey,tricky-tribes
 	$(ARENA) --lineup expert,basic --games 400 --think-iterations 300 --game fib-fibonacci
 

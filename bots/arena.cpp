@@ -22,6 +22,7 @@ struct GameRecord {
   std::vector<long> moves;
   std::vector<double> slowest;
   long actions = 0;
+  bool tied = false;
 };
 
 // One game: lineup entry p plays seat (p + index) % seats.
@@ -81,6 +82,7 @@ Expected<GameRecord> play_game(const ArenaSetup& setup, int index) {
     }
   }
   const Result r = m.state().result();
+  rec.tied = r.winners.size() > 1;
   rec.wins.assign(static_cast<std::size_t>(seats), 0);
   rec.places.assign(static_cast<std::size_t>(seats), 0);
   for (Seat s = 0; s < seats; ++s) {
@@ -112,6 +114,19 @@ std::pair<double, double> ArenaEntry::win_interval() const {
   const double centre = (p + kZ * kZ / (2 * n)) / denom;
   const double half = kZ * std::sqrt(p * (1 - p) / n + kZ * kZ / (4 * n * n)) / denom;
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+int ArenaEntry::won_alone() const {
+  return static_cast<int>(std::count(wins.begin(), wins.end(), 1.0));
+}
+
+int ArenaEntry::tied() const {
+  return static_cast<int>(
+      std::count_if(wins.begin(), wins.end(), [](double w) { return w > 0 && w < 1; }));
+}
+
+int ArenaEntry::lost() const {
+  return static_cast<int>(std::count(wins.begin(), wins.end(), 0.0));
 }
 
 double ArenaEntry::mean_place() const {
@@ -174,6 +189,7 @@ Expected<ArenaResult> run_arena(const ArenaSetup& setup) {
   for (int p = 0; p < seats; ++p) result.entries[p].strategy = setup.lineup[p];
   for (const auto& rec : records) {
     result.actions += rec->actions;
+    result.tied += rec->tied ? 1 : 0;
     for (int p = 0; p < seats; ++p) {
       ArenaEntry& e = result.entries[p];
       e.wins.push_back(rec->wins[p]);
@@ -189,21 +205,26 @@ Expected<ArenaResult> run_arena(const ArenaSetup& setup) {
 std::string arena_table(const ArenaResult& r) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%s, %d seats, %d games (%.0f actions per game)\n\n",
+  std::snprintf(line, sizeof line,
+                "%s, %d seats, %d games (%.0f actions per game), %d tied (won by more than one "
+                "seat)\n\n",
                 r.game.c_str(), r.seats, r.games,
-                r.games ? static_cast<double>(r.actions) / r.games : 0.0);
+                r.games ? static_cast<double>(r.actions) / r.games : 0.0, r.tied);
   out += line;
   out +=
-      "| player | strategy | win share | 95% CI | mean place | 95% CI | ms/move | slowest ms |\n";
-  out += "|---|---|---|---|---|---|---|---|\n";
+      "| player | strategy | win share | 95% CI | won | tied | lost | mean place | 95% CI | "
+      "ms/move | slowest ms |\n";
+  out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (std::size_t p = 0; p < r.entries.size(); ++p) {
     const ArenaEntry& e = r.entries[p];
     const auto [wl, wh] = e.win_interval();
     const auto [pl, ph] = e.place_interval();
-    std::snprintf(line, sizeof line,
-                  "| %zu | %s | %.1f%% | %.1f-%.1f%% | %.2f | %.2f-%.2f | %.1f | %.0f |\n", p + 1,
-                  e.strategy.c_str(), 100 * e.win_share(), 100 * wl, 100 * wh, e.mean_place(), pl,
-                  ph, e.millis_per_move(), 1000 * e.slowest_move);
+    std::snprintf(
+        line, sizeof line,
+        "| %zu | %s | %.1f%% | %.1f-%.1f%% | %d | %d | %d | %.2f | %.2f-%.2f | %.1f | %.0f "
+        "|\n",
+        p + 1, e.strategy.c_str(), 100 * e.win_share(), 100 * wl, 100 * wh, e.won_alone(), e.tied(),
+        e.lost(), e.mean_place(), pl, ph, e.millis_per_move(), 1000 * e.slowest_move);
     out += line;
   }
   return out;

@@ -34,6 +34,10 @@ struct ArenaEntry {
   double slowest_move = 0;  // seconds
 
   double win_share() const;
+  // Games this entry won alone, shared with another seat (a tie), and did not win.
+  int won_alone() const;
+  int tied() const;
+  int lost() const;
   // Wilson score interval of the win share at 95%.
   std::pair<double, double> win_interval() const;
   double mean_place() const;
@@ -47,13 +51,15 @@ struct ArenaResult {
   int seats = 0;
   int games = 0;
   long actions = 0;
+  int tied = 0;  // games won by more than one seat
   std::vector<ArenaEntry> entries;
 };
 
 // Plays setup.games games. Refuses (error) an unknown strategy or a bad seat count or option.
 Expected<ArenaResult> run_arena(const ArenaSetup& setup);
 
-// The result as a Markdown table, one row per lineup entry.
+// The result as a Markdown table, one row per lineup entry, under a line that says how many
+// games were played and how many of them tied.
 std::string arena_table(const ArenaResult& result);
 
 }  // namespace campfire::bots

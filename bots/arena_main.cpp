@@ -14,8 +14,8 @@ int main(int argc, char** argv) {
   using namespace campfire;
   CLI::App app{
       "campfire-arena: plays strategies against each other in-process, seats rotated, "
-      "and prints each game's win shares, mean places (95% confidence intervals) and "
-      "thinking time per move"};
+      "and prints each game's win shares, games won, tied and lost, mean places (95% "
+      "confidence intervals) and thinking time per move"};
   std::vector<std::string> games;
   std::string lineup = "expert,basic";
   std::string options = "{}";

@@ -133,6 +133,12 @@ class TrickyTribesModel final : public GameModel {
     return true;
   }
   bool stop(const json& view) const override { return view["round"].get<int>() != round_; }
+  // The seat's next view shows the cards the others answered and what the sample's trick gave
+  // whom, so a tree of its information sets meets almost every node once and plays a random move
+  // there: the seat goes on with the basic policy instead, as in Naked Gibbon and Spider Monkey.
+  // Over the same games (`--seed 1`, 300 iterations a move) expert's share rose from 69.0% to
+  // 75.2% against basic (200 games) and from 89.8% to 90.9% against random (400 games).
+  bool tree() const override { return false; }
   double estimate(const State& state, Seat me) const override {
     const json v = state.view(me);
     const json& totals = v["totals"];

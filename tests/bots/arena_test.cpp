@@ -104,9 +104,46 @@ TEST(Arena, RotatesSeatsAndCountsEveryGame) {
   const auto again = run_arena(setup);
   ASSERT_TRUE(again.ok());
   for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(again->entries[p].wins, r->entries[p].wins);
+  // Every game is won alone, tied or lost by each entry, and a tied game is one in which some
+  // entry shared the win.
+  int tied = 0;
+  for (std::size_t g = 0; g < 30; ++g) {
+    bool shared = false;
+    for (const ArenaEntry& e : r->entries) shared = shared || (e.wins[g] > 0 && e.wins[g] < 1);
+    tied += shared ? 1 : 0;
+  }
+  EXPECT_EQ(r->tied, tied);
+  for (const ArenaEntry& e : r->entries) EXPECT_EQ(e.won_alone() + e.tied() + e.lost(), 30);
   // Rows name the lineup in order.
   const std::string table = arena_table(*r);
   EXPECT_NE(table.find("| 1 | random |"), std::string::npos) << table;
+  EXPECT_NE(table.find("30 games"), std::string::npos) << table;
+  EXPECT_NE(table.find(std::to_string(tied) + " tied"), std::string::npos) << table;
+}
+
+TEST(Arena, TableCountsTies) {
+  ArenaResult r;
+  r.game = "tricky-tribes";
+  r.seats = 2;
+  r.games = 4;
+  r.tied = 1;
+  r.entries.resize(2);
+  r.entries[0].strategy = "expert";
+  r.entries[0].wins = {1, 1, 0.5, 0};
+  r.entries[0].places = {1, 1, 1, 2};
+  r.entries[1].strategy = "random";
+  r.entries[1].wins = {0, 0, 0.5, 1};
+  r.entries[1].places = {2, 2, 1, 1};
+  EXPECT_EQ(r.entries[0].won_alone(), 2);
+  EXPECT_EQ(r.entries[0].tied(), 1);
+  EXPECT_EQ(r.entries[0].lost(), 1);
+  const std::string table = arena_table(r);
+  EXPECT_NE(table.find("4 games"), std::string::npos) << table;
+  EXPECT_NE(table.find(", 1 tied"), std::string::npos) << table;
+  EXPECT_NE(table.find("| won | tied | lost |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 1 | expert | 62.5% |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 2 | 1 | 1 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 1 | 1 | 2 |"), std::string::npos) << table;
 }
 
 }  // namespace
