@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "engine/core/registry.hpp"
@@ -161,6 +162,8 @@ void exec(sqlite3* db, const char* sql) {
   }
 }
 
+constexpr int kCheckpointPages = 8192;
+
 sqlite3* open_db(const std::string& path, bool fsync) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -175,10 +178,11 @@ sqlite3* open_db(const std::string& path, bool fsync) {
     // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
     exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     exec(db, "PRAGMA foreign_keys=OFF");
-    // A checkpoint (copying the WAL into the database, with an fdatasync) every 8192 pages (about
-    // 32 MB of WAL) rather than SQLite's 1000: the same durability, an eighth of the syncs, and
-    // a room's page rewritten by many commits is copied once.
-    exec(db, "PRAGMA wal_autocheckpoint=8192");
+    // A checkpoint (copying the WAL into the database, with an fdatasync) every kCheckpointPages
+    // pages (about 32 MB of WAL) rather than SQLite's 1000: the same durability, an eighth of the
+    // syncs, and a room's page rewritten by many commits is copied once. The journal's writer
+    // hands its checkpoints to a thread of their own (see SqliteJournal).
+    exec(db, ("PRAGMA wal_autocheckpoint=" + std::to_string(kCheckpointPages)).c_str());
   } catch (...) {
     sqlite3_close(db);
     throw;
@@ -246,8 +250,13 @@ class SqliteJournal final : public Journal {
       codes.reset();
     }
     prepare();
+    checkpoint_db_ = open_db(path_, fsync);
+    // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
+    // past kCheckpointPages it wakes the checkpointer instead.
+    sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
     release_->journal = this;
     thread_ = std::thread([this] { run(); });
+    checkpointer_ = std::thread([this] { checkpoints(); });
     spdlog::info("journal: {} ({} rooms kept, {})", path_, codes_.size(),
                  fsync ? "every commit synced to disk" : "crash-safe, not power-cut-safe");
   }
@@ -265,9 +274,17 @@ class SqliteJournal final : public Journal {
     }
     wake_.notify_all();
     thread_.join();
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_stop_ = true;
+    }
+    checkpoint_wake_.notify_all();
+    checkpointer_.join();
     statements_.clear();
     reader_.clear();
+    sqlite3_close(checkpoint_db_);
     sqlite3_close(reader_db_);
+    // The last connection to close copies what the WAL still holds into the database.
     sqlite3_close(writer_db_);
   }
 
@@ -612,6 +629,42 @@ class SqliteJournal final : public Journal {
     st(kSetVersion).bind(1, r.code).bind(2, r.version).run();
   }
 
+  // After each commit of the writer, with the WAL's size in pages (SQLite's wal hook).
+  static int wal_grew(void* self, sqlite3*, const char*, int pages) {
+    if (pages >= kCheckpointPages) {
+      auto* journal = static_cast<SqliteJournal*>(self);
+      {
+        std::lock_guard lock(journal->checkpoint_mutex_);
+        journal->checkpoint_due_ = true;
+      }
+      journal->checkpoint_wake_.notify_one();
+    }
+    return SQLITE_OK;
+  }
+
+  // Checkpoints on a thread and connection of their own. A checkpoint copies pages and syncs the
+  // database file: on the writer it held up every commit behind it (tens of milliseconds, the
+  // journal's slowest commits by far), and every frame waiting for those commits. A passive
+  // checkpoint never blocks the writer, which goes on appending to the WAL meanwhile; what a
+  // commit makes durable, and when, is as before.
+  void checkpoints() {
+    for (;;) {
+      {
+        std::unique_lock lock(checkpoint_mutex_);
+        checkpoint_wake_.wait(lock, [&] { return checkpoint_stop_ || checkpoint_due_; });
+        if (checkpoint_stop_) return;
+        checkpoint_due_ = false;
+      }
+      int wal = 0;
+      int copied = 0;
+      const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                               &wal, &copied);
+      if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+        spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
+      }
+    }
+  }
+
   void run() {
     std::vector<Pending> batch;
     for (;;) {
@@ -677,6 +730,14 @@ class SqliteJournal final : public Journal {
   bool stopped_ = false;
   Stats stats_;
   std::thread thread_;
+
+  // The checkpointer (see checkpoints); its connection is its own.
+  sqlite3* checkpoint_db_ = nullptr;
+  std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool checkpoint_due_ = false;
+  bool checkpoint_stop_ = false;
+  std::thread checkpointer_;
 };
 
 }  // namespace

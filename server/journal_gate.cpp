@@ -17,6 +17,8 @@ void JournalGate::write(Journal::Record r, const Post& post) {
 
 void JournalGate::send(const std::shared_ptr<Client>& c, Frame f) {
   if (done_ < queued_) {
+    // Room for a change's frames to every seat of a usual table at once.
+    if (held_.capacity() == 0) held_.reserve(8);
     held_.push_back({queued_, c, std::move(f)});
   } else {
     c->send(std::move(f));
@@ -26,14 +28,19 @@ void JournalGate::send(const std::shared_ptr<Client>& c, Frame f) {
 void JournalGate::journaled(std::uint64_t seq, bool ok) {
   if (!ok) {
     // What the journal could not keep must not be shown to anyone.
-    held_.clear();
+    held_ = std::vector<Held>();
     failed_();
     return;
   }
   done_ = std::max(done_, seq);
-  while (!held_.empty() && held_.front().after <= done_) {
-    if (auto c = held_.front().client.lock()) c->send(std::move(held_.front().frame));
-    held_.pop_front();
+  auto waiting = held_.begin();  // the first frame still waiting
+  for (; waiting != held_.end() && waiting->after <= done_; ++waiting) {
+    if (auto c = waiting->client.lock()) c->send(std::move(waiting->frame));
+  }
+  if (waiting == held_.end()) {
+    held_ = std::vector<Held>();
+  } else {
+    held_.erase(held_.begin(), waiting);
   }
 }
 

@@ -7,9 +7,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "server/client.hpp"
 #include "server/journal.hpp"
@@ -49,7 +49,9 @@ class JournalGate {
   std::function<void()> failed_;
   std::uint64_t queued_ = 0;  // records handed to the journal and awaited
   std::uint64_t done_ = 0;    // the last of them it has kept
-  std::deque<Held> held_;
+  // In the order sent. Emptied, it gives its memory back: most rooms sit idle with nothing held,
+  // and an empty deque would still keep a block of its own in every one of them.
+  std::vector<Held> held_;
 };
 
 }  // namespace campfire::server

@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <cstdint>
 #include <mutex>
+#include <type_traits>
 
 #include "engine/core/match.hpp"
 #include "protocol/messages.hpp"
@@ -22,6 +23,10 @@ namespace message = protocol::message;
 
 namespace {
 constexpr int kViolationsBeforeClose = 50;
+// What the first read of a message may take. The read waits with its buffer ready, so an idle
+// connection holds this much (a whole TCP frame's worth, 1536 bytes, by default); a longer
+// message's rest is read once its header has said how long it is.
+constexpr std::size_t kFirstRead = 128;
 const char* kServerName = "campfire 0.1.0";
 // Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
 // each connection's own would add 40 bytes to every idle connection, and the lock is held only
@@ -88,6 +93,16 @@ void WebSocketSession::on_accept(beast::error_code ec) {
 
 void WebSocketSession::do_read() {
   with_ws([&](auto& ws) {
+    ws.async_read_some(
+        buffer_, kFirstRead,
+        beast::bind_front_handler(&WebSocketSession::on_read_start, shared_from_this()));
+  });
+}
+
+void WebSocketSession::on_read_start(beast::error_code ec, std::size_t bytes) {
+  if (ec || with_ws([](auto& ws) { return ws.is_message_done(); })) return on_read(ec, bytes);
+  // The message's size limit counts the whole message, these first bytes included.
+  with_ws([&](auto& ws) {
     ws.async_read(buffer_,
                   beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
   });
@@ -110,8 +125,8 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
     handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
   }
   buffer_.consume(buffer_.size());
-  // Keep idle connections small: give back a buffer grown by one large message.
-  if (buffer_.capacity() > 8192) buffer_.shrink_to_fit();
+  // Keep idle connections small: a buffer grown past the first read's size is given back.
+  if (buffer_.capacity() > kFirstRead) buffer_.shrink_to_fit();
   if (!closed_ && !closing_) do_read();
 }
 
@@ -363,8 +378,14 @@ void WebSocketSession::drop(const char* why) {
   // Closing the socket ends the pending read, which tells the room; the seat stays.
   with_ws([](auto& ws) {
     beast::error_code ignored;
-    beast::get_lowest_layer(ws).socket().shutdown(tcp::socket::shutdown_both, ignored);
-    beast::get_lowest_layer(ws).close();
+    auto& lowest = beast::get_lowest_layer(ws);
+    if constexpr (std::is_same_v<std::decay_t<decltype(lowest)>, tcp::socket>) {
+      lowest.shutdown(tcp::socket::shutdown_both, ignored);
+      lowest.close(ignored);
+    } else {
+      lowest.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      lowest.close();
+    }
   });
 }
 

@@ -83,6 +83,8 @@ class WebSocketSession : public RoomClient,
  private:
   void on_accept(beast::error_code ec);
   void do_read();
+  // The first bytes of a message came: reads the rest, if any, then on_read.
+  void on_read_start(beast::error_code ec, std::size_t bytes);
   void on_read(beast::error_code ec, std::size_t bytes);
   void take_incoming();
   // Adds a frame to the write queue; false (and the connection dropped) when it is full.
@@ -130,7 +132,11 @@ class WebSocketSession : public RoomClient,
   void move_reply(const std::string& frame);
   void end_move(bool found);
 
-  // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is.
+  // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is. A plain
+  // connection's WebSocket sits on the socket itself: the WebSocket stream keeps its own
+  // handshake and idle timers, so a timed stream below it would only add a few hundred bytes to
+  // every connection and a layer to every read and write. Campfire offers no permessage-deflate,
+  // so the streams are built without it.
   template <class F>
   decltype(auto) with_ws(F&& f) {
     return std::visit(std::forward<F>(f), ws_);
@@ -138,10 +144,11 @@ class WebSocketSession : public RoomClient,
   boost::asio::any_io_executor executor() {
     return with_ws([](auto& ws) { return ws.get_executor(); });
   }
-  std::variant<websocket::stream<GatherStream<beast::tcp_stream>>,
-               websocket::stream<GatherStream<TlsStream>>>
+  std::variant<websocket::stream<GatherStream<tcp::socket>, false>,
+               websocket::stream<GatherStream<TlsStream>, false>>
       ws_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
+  // The message being read; between messages at most a small first read's worth (see do_read).
   beast::flat_buffer buffer_;
   // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
   // connections sit idle with nothing queued.
