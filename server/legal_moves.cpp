@@ -43,11 +43,9 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   // The words may change while the actions do not (a seat's new name), so they are always
   // written; both arrays are written as text straight away, as dump() would write them.
   std::string labels = "[";
-  c.labels.reserve(c.actions.size());
   for (const Action& a : c.actions) {
     if (labels.size() > 1) labels += ',';
-    c.labels.push_back(label_(seat, a));
-    protocol::append_json_string(c.labels.back(), labels);
+    protocol::append_json_string(label_(seat, a), labels);
   }
   labels += ']';
   const std::optional<Choices>& was = before_[static_cast<std::size_t>(seat)];

@@ -24,10 +24,10 @@ class LegalMoves {
  public:
   struct Choices {
     std::vector<Action> actions;
-    // The actions as a JSON array, as frames carry them, and their words as one: shared, so that
-    // a member's last frame can keep them without a copy.
+    // The actions as a JSON array, as frames carry them, and their words (seat names filled in)
+    // as one: shared, so that a member's last frame can keep them without a copy. The words are
+    // kept only as that text: every seat holds its choices while the room lives.
     std::shared_ptr<const std::string> text;
-    std::vector<std::string> labels;  // the words for each action, seat names filled in
     std::shared_ptr<const std::string> labels_text;
     std::size_t hash = 0;             // of `text`: what the seat may do, in one number
   };

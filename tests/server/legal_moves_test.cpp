@@ -102,7 +102,6 @@ TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
     }
     EXPECT_EQ(*c.text, actions.dump());
     EXPECT_EQ(*c.labels_text, labels.dump());
-    ASSERT_EQ(c.labels.size(), engine.size());
     EXPECT_EQ(c.hash, std::hash<std::string>{}(*c.text));
   }
   // And again after moves, with the action texts written once and taken from the room's cache.
