@@ -19,11 +19,16 @@ std::size_t LegalMoves::ActionHash::operator()(const Action& a) const {
 }
 
 const std::string& LegalMoves::action_text(const Action& a) {
-  if (const auto it = texts_.find(a); it != texts_.end()) return it->second;
-  if (texts_.size() >= kMaxTexts) texts_.clear();
+  // An action's text depends on its game alone, so every room of the game on this thread shares
+  // one cache: a room keeps none of its own for its whole life.
+  using Texts = std::unordered_map<Action, std::string, ActionHash>;
+  thread_local std::unordered_map<const Game*, Texts> by_game;
+  Texts& texts = by_game[&match_.game()];
+  if (const auto it = texts.find(a); it != texts.end()) return it->second;
+  if (texts.size() >= kMaxTexts) texts.clear();
   std::string text;
   protocol::append_json(match_.game().action_to_json(a), text);
-  return texts_.emplace(a, std::move(text)).first->second;
+  return texts.emplace(a, std::move(text)).first->second;
 }
 
 const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {

@@ -4,8 +4,8 @@
 // restarts when a player's choices change) and the bots. The next version computes them afresh,
 // but a seat whose choices and words did not change keeps the very texts it had, so that a patch
 // needs no comparing to see they are the same; and each action's JSON text is written once per
-// room, since it depends on the action alone. LegalMoves only reads the match; it decides nothing
-// and sends nothing.
+// game and thread, since it depends on the action alone. LegalMoves only reads the match; it
+// decides nothing and sends nothing.
 #pragma once
 
 #include <cstddef>
@@ -56,7 +56,6 @@ class LegalMoves {
   std::vector<std::optional<Choices>> seats_;
   // Each seat's choices at the version before, whose texts a seat with the same choices keeps.
   std::vector<std::optional<Choices>> before_;
-  std::unordered_map<Action, std::string, ActionHash> texts_;
   std::size_t computed_ = 0;
 };
 
