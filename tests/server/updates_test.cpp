@@ -211,10 +211,22 @@ TEST_P(UpdateFramesTest, CombinedCarriesTheEventsAndTheStateOfTheDefaultFrames) 
   EXPECT_GT(combined->update_frames.size(), 5u);
 }
 
+class UpdatesOverTheWire : public ServerTest {
+ protected:
+  // Starts a Tricky Tribes room of three with `p` in seat 0 and two server bots.
+  void play_against_two_bots(Player& p) {
+    create(p, {{"game", "tricky-tribes"}, {"seats", 3}});
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
+    }
+    ASSERT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
+  }
+};
+
 // Over the wire: `hello` says which updates the connection wants and `welcome` confirms it; a
 // connection playing against bots then hears each change as one `update`, whole at first and as
 // patches after.
-TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
+TEST_F(UpdatesOverTheWire, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
   Player p;
   p.name = "Ida";
   p.conn = connect();
@@ -231,11 +243,7 @@ TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
       p.request({{"type", "hello"}, {"protocol", 1}, {"name", "Ida"}, {"updates", "patch"}});
   ASSERT_EQ(w["type"], "welcome");
   EXPECT_EQ(w["updates"], "patch");
-  create(p, {{"game", "tricky-tribes"}, {"seats", 3}});
-  for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
-  }
-  EXPECT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
+  ASSERT_NO_FATAL_FAILURE(play_against_two_bots(p));
   // Every change comes as an update; the state is whole only until the first patch.
   json held;
   int patches = 0;
@@ -267,7 +275,7 @@ TEST_F(ServerTest, HelloChoosesTheUpdatesAndTheRoomSendsThem) {
 
 // A program that reads no words asks for deltas without texts: its events have no `text`, its
 // states no `labels`, and each delta follows the version before without naming it.
-TEST_F(ServerTest, AProgramGetsDeltasWithoutWords) {
+TEST_F(UpdatesOverTheWire, AProgramGetsDeltasWithoutWords) {
   Player p;
   p.name = "Otto";
   p.conn = connect();
@@ -279,11 +287,7 @@ TEST_F(ServerTest, AProgramGetsDeltasWithoutWords) {
   ASSERT_EQ(w["type"], "welcome");
   EXPECT_EQ(w["updates"], "delta");
   EXPECT_EQ(w["texts"], false);
-  create(p, {{"game", "tricky-tribes"}, {"seats", 3}});
-  for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(p.request({{"type", "add_bot"}, {"room", p.room}})["type"], "ok");
-  }
-  EXPECT_EQ(p.request({{"type", "start"}, {"room", p.room}})["type"], "ok");
+  ASSERT_NO_FATAL_FAILURE(play_against_two_bots(p));
   json held;
   int deltas = 0;
   int events = 0;
