@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   bool fsync = false;
   std::string dir = (std::filesystem::temp_directory_path() / "campfire-journal-bench").string();
   CLI::App app{"Measures the journal's group commit"};
-  app.add_option("--rooms", rooms, "rooms, each with one action in flight")->check(CLI::Range(1, 100000));
+  app.add_option("--rooms", rooms, "rooms, each with one action in flight")
+      ->check(CLI::Range(1, 100000));
   app.add_option("--seconds", seconds, "how long to measure")->check(CLI::Range(0.1, 600.0));
   app.add_flag("--fsync", fsync, "sync every commit to disk");
   app.add_option("--dir", dir, "where the database goes (emptied first)");
@@ -102,17 +103,21 @@ int main(int argc, char** argv) {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   const std::uint64_t total = done.load();
   journal->flush();
+  // Closed before the numbers are read: a completion that raced the end of the run may still
+  // queue one more record, whose commit calls back into this thread's locks. Holding the lock
+  // while the writer is joined deadlocked the benchmark.
+  journal.reset();
 
   std::lock_guard lock(m);
-  const double per_commit =
-      commit_us.empty() ? 0 : static_cast<double>(records_in_commits) / static_cast<double>(commit_us.size());
+  const double per_commit = commit_us.empty() ? 0
+                                              : static_cast<double>(records_in_commits) /
+                                                    static_cast<double>(commit_us.size());
   std::printf(
       "RESULT journal rooms=%d fsync=%d records_per_s=%.0f commits=%zu records_per_commit=%.1f "
       "commit_p50_us=%.0f commit_p99_us=%.0f durable_p50_us=%.0f durable_p99_us=%.0f\n",
       rooms, fsync ? 1 : 0, static_cast<double>(total) / elapsed, commit_us.size(), per_commit,
       percentile(commit_us, 0.5), percentile(commit_us, 0.99), percentile(durable_us, 0.5),
       percentile(durable_us, 0.99));
-  journal.reset();
   std::filesystem::remove_all(dir);
   return 0;
 }
