@@ -3,6 +3,10 @@
 // every room, finished games are downloadable replays, and the turn and disconnect timers.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -10,6 +14,7 @@
 #include "engine/core/registry.hpp"
 #include "server/journal.hpp"
 #include "server/room.hpp"
+#include "server/sqlite_journal.hpp"
 #include "tests/server/journal_records.hpp"
 #include "tests/server/server_fixture.hpp"
 
@@ -177,6 +182,49 @@ TEST_F(JournalStore, GatheredRecordsAreKeptByFlushAndByClosing) {
   auto j = make_journal("sqlite", dir_, false);
   ASSERT_TRUE(j->load("ABCDEF"));
   EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
+}
+
+// A writer that never pauses still gets its WAL started afresh: passive checkpoints alone never
+// catch up with it, and the WAL grew by every commit (400 MB in three seconds of the journal
+// benchmark). Small limits stand in for the server's 32 and 128 MB.
+TEST_F(JournalStore, ABusyWritersWalIsResetAndNothingIsLost) {
+  constexpr std::size_t kActions = 3000;
+  const WalLimits limits{16, 64};
+  {
+    auto j = make_sqlite_journal(dir_, false, limits);
+    j->write(create_record("ABCDEF"), nullptr);
+    j->flush();
+    // Each commit queues the next record from its completion, as a room with a move always
+    // waiting does: the writer never sleeps between commits.
+    std::mutex m;
+    std::condition_variable all_done;
+    std::size_t completed = 0;
+    std::function<void(std::size_t)> next = [&](std::size_t i) {
+      j->write(action_record("ABCDEF", i, static_cast<long long>(i) + 1), [&, i](bool ok) {
+        EXPECT_TRUE(ok);
+        if (i + 1 < kActions) next(i + 1);
+        std::lock_guard lock(m);
+        ++completed;
+        all_done.notify_all();
+      });
+    };
+    next(0);
+    {
+      std::unique_lock lock(m);
+      ASSERT_TRUE(
+          all_done.wait_for(lock, std::chrono::minutes(5), [&] { return completed == kActions; }));
+    }
+    // The WAL file only grows, but for SQLite cutting it back to the checkpoints' 16 pages at
+    // each reset. Without resets it held a frame (4 KB and a header) for each of the commits.
+    const auto wal = std::filesystem::path(dir_) / "campfire.db-wal";
+    ASSERT_TRUE(std::filesystem::exists(wal));
+    EXPECT_LT(std::filesystem::file_size(wal), kActions / 4 * (4096 + 24));
+  }
+  auto j = make_journal("sqlite", dir_, false);
+  const auto room = j->load("ABCDEF");
+  ASSERT_TRUE(room);
+  ASSERT_EQ(room->log.size(), kActions);
+  EXPECT_EQ(room->version, static_cast<long long>(kActions));
 }
 
 // --- Frames wait for the journal -------------------------------------------------------------

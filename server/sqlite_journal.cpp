@@ -1,0 +1,726 @@
+#include "server/sqlite_journal.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace campfire::server {
+
+namespace {
+
+// A WAL frame: a page of SQLite's default size and its header.
+constexpr long long kWalFrameBytes = 4096 + 24;
+
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A prepared statement, reset after every use.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK) {
+      throw std::runtime_error(std::string("journal: cannot prepare: ") + sqlite3_errmsg(db));
+    }
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, long long v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Stmt& bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind_null(int i) {
+    sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
+  // Steps once; true when a row is ready.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) {
+      const std::string message = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+      reset();
+      throw std::runtime_error("journal: " + message);
+    }
+    return false;
+  }
+  void run() {
+    step();
+    reset();
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p == nullptr ? std::string()
+                        : std::string(reinterpret_cast<const char*>(p),
+                                      static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
+  }
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+void exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string message = err != nullptr ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error(std::string("journal: ") + message + " in: " + sql);
+  }
+}
+
+sqlite3* open_db(const std::string& path, bool fsync, const WalLimits& limits) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw std::runtime_error("journal: cannot open " + path + ": " + message);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  try {
+    exec(db, "PRAGMA journal_mode=WAL");
+    // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
+    exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    exec(db, "PRAGMA foreign_keys=OFF");
+    // When the WAL starts again from its beginning, a file that a burst made longer is cut back
+    // to the size at which checkpoints begin.
+    const long long keep = static_cast<long long>(limits.checkpoint_pages) * kWalFrameBytes;
+    exec(db, ("PRAGMA journal_size_limit=" + std::to_string(keep)).c_str());
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
+  }
+  return db;
+}
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS rooms(
+  code TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  seats INTEGER NOT NULL,
+  options TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  deck_order TEXT,
+  listed INTEGER NOT NULL,
+  settings TEXT NOT NULL,
+  status TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  finished_ms INTEGER,
+  result TEXT,
+  fairness TEXT);
+CREATE INDEX IF NOT EXISTS rooms_by_status ON rooms(status, finished_ms);
+CREATE TABLE IF NOT EXISTS seats(
+  code TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  bot TEXT NOT NULL,
+  names TEXT,
+  entropy TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(code, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS actions(
+  code TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  seat INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY(code, idx)) WITHOUT ROWID;
+)sql";
+
+class SqliteJournal final : public Journal {
+ public:
+  SqliteJournal(const std::string& dir, bool fsync, const WalLimits& limits) : limits_(limits) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
+    path_ = (std::filesystem::path(dir) / "campfire.db").string();
+    writer_db_ = open_db(path_, fsync, limits_);
+    try {
+      exec(writer_db_, kSchema);
+      upgrade();
+    } catch (...) {
+      // A journal this server cannot use (one in a later format, say) is closed before the error
+      // is passed on.
+      sqlite3_close(writer_db_);
+      throw;
+    }
+    reader_db_ = open_db(path_, fsync, limits_);
+    {
+      Stmt codes(reader_db_, "SELECT code FROM rooms");
+      while (codes.step()) codes_.insert(codes.text(0));
+      codes.reset();
+    }
+    prepare();
+    checkpoint_db_ = open_db(path_, fsync, limits_);
+    // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
+    // past limits_.checkpoint_pages it wakes the checkpointer instead.
+    sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
+    release_->journal = this;
+    thread_ = std::thread([this] { run(); });
+    checkpointer_ = std::thread([this] { checkpoints(); });
+    spdlog::info("journal: {} ({} rooms kept, {})", path_, codes_.size(),
+                 fsync ? "every commit synced to disk" : "crash-safe, not power-cut-safe");
+  }
+
+  ~SqliteJournal() override {
+    {
+      // A release still posted finds nothing to release.
+      std::lock_guard lock(release_->mutex);
+      release_->journal = nullptr;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      move_gathered();
+    }
+    wake_.notify_all();
+    thread_.join();
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_stop_ = true;
+    }
+    checkpoint_wake_.notify_all();
+    checkpointer_.join();
+    statements_.clear();
+    reader_.clear();
+    sqlite3_close(checkpoint_db_);
+    sqlite3_close(reader_db_);
+    // The last connection to close copies what the WAL still holds into the database.
+    sqlite3_close(writer_db_);
+  }
+
+  bool durable() const override { return true; }
+
+  void write(Record record, Done done) override {
+    bool post_release = false;
+    bool gathering = false;
+    {
+      std::lock_guard lock(mutex_);
+      if (record.kind == Record::Kind::kCreate) codes_.insert(record.code);
+      ++queued_;
+      gathering = static_cast<bool>(defer_);
+      if (!gathering) {
+        queue_.push_back({std::move(record), std::move(done)});
+      } else {
+        gathered_.push_back({std::move(record), std::move(done)});
+        post_release = !release_posted_;
+        release_posted_ = true;
+      }
+    }
+    if (!post_release) {
+      if (!gathering) wake_.notify_one();
+      return;
+    }
+    defer_([weak = std::weak_ptr<Release>(release_)] {
+      const auto r = weak.lock();
+      if (!r) return;
+      std::lock_guard lock(r->mutex);
+      if (r->journal) r->journal->release_gathered();
+    });
+  }
+
+  void flush() override {
+    std::unique_lock lock(mutex_);
+    // What waits for the end of a turn goes now: the caller may be the thread that would end it.
+    if (move_gathered()) wake_.notify_one();
+    const std::uint64_t target = queued_;
+    idle_.wait(lock, [&] { return committed_ >= target || stopped_; });
+  }
+
+  void gather_by_turn(Defer defer) override {
+    std::lock_guard lock(mutex_);
+    defer_ = std::move(defer);
+  }
+
+  std::vector<StoredRoom> live(std::int64_t finished_since_ms) override {
+    std::vector<std::string> codes;
+    {
+      std::lock_guard lock(read_mutex_);
+      Stmt q(reader_db_,
+             "SELECT code FROM rooms WHERE status IN ('waiting','playing')"
+             " OR (status = 'over' AND finished_ms >= ?1) ORDER BY created_ms");
+      q.bind(1, finished_since_ms);
+      while (q.step()) codes.push_back(q.text(0));
+      q.reset();
+    }
+    std::vector<StoredRoom> rooms;
+    for (const auto& code : codes) {
+      if (auto r = load(code)) rooms.push_back(std::move(*r));
+    }
+    return rooms;
+  }
+
+  std::optional<StoredRoom> load(const std::string& code) override {
+    std::lock_guard lock(read_mutex_);
+    Stmt& q = *reader_.at(0);
+    q.bind(1, code);
+    if (!q.step()) {
+      q.reset();
+      return std::nullopt;
+    }
+    StoredRoom r;
+    try {
+      r.code = code;
+      r.game = q.text(0);
+      r.seats = static_cast<int>(q.integer(1));
+      r.options = json::parse(q.text(2));
+      r.seed = std::stoull(q.text(3));
+      r.deck_order = q.is_null(4) ? json(nullptr) : json::parse(q.text(4));
+      r.listed = q.integer(5) != 0;
+      r.settings = json::parse(q.text(6));
+      r.status = q.text(7);
+      r.version = q.integer(8);
+      r.created_ms = q.integer(9);
+      r.finished_ms = q.is_null(10) ? 0 : q.integer(10);
+      r.result = q.is_null(11) ? json(nullptr) : json::parse(q.text(11));
+      r.fairness = q.is_null(12) ? json(nullptr) : json::parse(q.text(12));
+    } catch (const std::exception& e) {
+      q.reset();
+      spdlog::error("journal: room {} is unreadable: {}", code, e.what());
+      return std::nullopt;
+    }
+    q.reset();
+    Stmt& seats = *reader_.at(1);
+    seats.bind(1, code);
+    while (seats.step()) {
+      r.seat_list.push_back(
+          {static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2), seats.text(3),
+           seats.is_null(4) ? std::vector<SeatName>{}
+                            : names_from_json(json::parse(seats.text(4), nullptr, false)),
+           seats.text(5)});
+    }
+    seats.reset();
+    Stmt& actions = *reader_.at(2);
+    actions.bind(1, code);
+    std::size_t expected = 0;
+    bool ok = true;
+    while (actions.step()) {
+      if (static_cast<std::size_t>(actions.integer(0)) != expected++) ok = false;
+      try {
+        r.log.push_back({static_cast<int>(actions.integer(1)), json::parse(actions.text(2)),
+                         actions.integer(3)});
+        r.version = std::max(r.version, actions.integer(4));
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    actions.reset();
+    if (!ok) {
+      spdlog::error("journal: room {} has a gap or damage in its log", code);
+      return std::nullopt;
+    }
+    return r;
+  }
+
+  bool has(const std::string& code) override {
+    std::lock_guard lock(mutex_);
+    return codes_.count(code) != 0;
+  }
+
+  std::size_t prune(std::int64_t before_ms) override {
+    std::vector<std::string> codes;
+    {
+      std::lock_guard lock(read_mutex_);
+      Stmt q(reader_db_,
+             "SELECT code FROM rooms WHERE status IN ('over','abandoned') AND finished_ms < ?1");
+      q.bind(1, before_ms);
+      while (q.step()) codes.push_back(q.text(0));
+      q.reset();
+    }
+    for (const auto& code : codes) {
+      Record r;
+      r.kind = Record::Kind::kRemove;
+      r.code = code;
+      write(std::move(r), nullptr);
+    }
+    return codes.size();
+  }
+
+  Stats stats() const override {
+    std::lock_guard lock(mutex_);
+    return stats_;
+  }
+
+ private:
+  struct Pending {
+    Record record;
+    Done done;
+  };
+
+  // What a posted release reaches the journal through, so that one arriving after the journal is
+  // gone does nothing.
+  struct Release {
+    std::mutex mutex;
+    SqliteJournal* journal = nullptr;
+  };
+
+  // Hands the records gathered this turn to the writer (under mutex_); true when there were any.
+  bool move_gathered() {
+    release_posted_ = false;
+    if (gathered_.empty()) return false;
+    for (Pending& p : gathered_) queue_.push_back(std::move(p));
+    gathered_.clear();
+    return true;
+  }
+
+  void release_gathered() {
+    bool any = false;
+    {
+      std::lock_guard lock(mutex_);
+      any = move_gathered();
+    }
+    if (any) wake_.notify_one();
+  }
+
+  // Format 1 had no fair shuffles; format 2 keeps each room's server seed (rooms.fairness) and
+  // each seat's contribution (seats.entropy). A format-1 journal gains both columns and its
+  // rooms carry on without fairness; a journal from a later format is refused. A journal written
+  // before seats kept their earlier names also lacks seats.names: it gains that column too, and
+  // its seats keep the one name they had.
+  static constexpr int kFormat = 2;
+
+  bool has_column(const char* table, const char* column) {
+    Stmt q(writer_db_,
+           (std::string("SELECT name FROM pragma_table_info('") + table + "')").c_str());
+    bool found = false;
+    while (q.step()) found |= q.text(0) == column;
+    q.reset();
+    return found;
+  }
+
+  void upgrade() {
+    int format = 0;
+    {
+      Stmt q(writer_db_, "PRAGMA user_version");
+      if (q.step()) format = static_cast<int>(q.integer(0));
+      q.reset();
+    }
+    if (format > kFormat) {
+      throw std::runtime_error("journal: " + path_ + " is in format " + std::to_string(format) +
+                               ", newer than this server's " + std::to_string(kFormat));
+    }
+    if (!has_column("seats", "names")) exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
+    if (!has_column("rooms", "fairness")) {
+      exec(writer_db_, "ALTER TABLE rooms ADD COLUMN fairness TEXT");
+    }
+    if (!has_column("seats", "entropy")) {
+      exec(writer_db_, "ALTER TABLE seats ADD COLUMN entropy TEXT NOT NULL DEFAULT ''");
+    }
+    if (format < kFormat) {
+      exec(writer_db_, ("PRAGMA user_version = " + std::to_string(kFormat)).c_str());
+    }
+  }
+
+  enum S {
+    kInsertRoom,
+    kPutSeat,
+    kFreeSeat,
+    kInsertAction,
+    kSetStatus,
+    kSetVersion,
+    kDelRoom,
+    kDelSeats,
+    kDelActions,
+    kBegin,
+    kCommit,
+    kCount
+  };
+
+  void prepare() {
+    const char* sql[kCount] = {
+        "INSERT INTO rooms(code, game, seats, options, seed, deck_order, listed, settings, status,"
+        " version, created_ms, fairness) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot, names, entropy)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
+        "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, "
+        "?6)",
+        "UPDATE rooms SET status = ?2, result = ?3, finished_ms = ?4 WHERE code = ?1",
+        "UPDATE rooms SET version = ?2 WHERE code = ?1",
+        "DELETE FROM rooms WHERE code = ?1",
+        "DELETE FROM seats WHERE code = ?1",
+        "DELETE FROM actions WHERE code = ?1",
+        // Prepared once like the rest, rather than compiled anew for every commit.
+        "BEGIN IMMEDIATE",
+        "COMMIT",
+    };
+    for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
+    for (const char* s :
+         {"SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
+          " created_ms, finished_ms, result, fairness FROM rooms WHERE code = ?1",
+          "SELECT seat, name, token_hash, bot, names, entropy FROM seats WHERE code = ?1"
+          " ORDER BY seat",
+          "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
+      reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
+    }
+  }
+
+  Stmt& st(S s) { return *statements_[s]; }
+
+  void apply(const Record& r) {
+    switch (r.kind) {
+      case Record::Kind::kCreate: {
+        const StoredRoom& room = r.room;
+        Stmt& q = st(kInsertRoom);
+        q.bind(1, room.code).bind(2, room.game).bind(3, room.seats).bind(4, dump(room.options));
+        q.bind(5, std::to_string(room.seed));
+        if (room.deck_order.is_null()) {
+          q.bind_null(6);
+        } else {
+          q.bind(6, dump(room.deck_order));
+        }
+        q.bind(7, room.listed ? 1 : 0).bind(8, dump(room.settings)).bind(9, room.status);
+        q.bind(10, room.version).bind(11, room.created_ms);
+        if (room.fairness.is_null()) {
+          q.bind_null(12);
+        } else {
+          q.bind(12, dump(room.fairness));
+        }
+        q.run();
+        return;
+      }
+      case Record::Kind::kSeat:
+        st(kPutSeat)
+            .bind(1, r.code)
+            .bind(2, r.seat.seat)
+            .bind(3, r.seat.name)
+            .bind(4, r.seat.token_hash)
+            .bind(5, r.seat.bot)
+            .bind(6, dump(names_json(r.seat.names)))
+            .bind(7, r.seat.entropy)
+            .run();
+        break;
+      case Record::Kind::kFreeSeat:
+        st(kFreeSeat).bind(1, r.code).bind(2, r.seat.seat).run();
+        break;
+      case Record::Kind::kAction:
+        // The room's version rides in the action's row: one write per action.
+        st(kInsertAction)
+            .bind(1, r.code)
+            .bind(2, static_cast<long long>(r.index))
+            .bind(3, r.action.seat)
+            .bind(4, dump(r.action.action))
+            .bind(5, r.action.at_ms)
+            .bind(6, r.version)
+            .run();
+        return;
+      case Record::Kind::kStatus: {
+        Stmt& q = st(kSetStatus);
+        q.bind(1, r.code).bind(2, r.status);
+        if (r.result.is_null()) {
+          q.bind_null(3);
+        } else {
+          q.bind(3, dump(r.result));
+        }
+        if (r.status == "over" || r.status == "abandoned") {
+          q.bind(4, wall_ms());
+        } else {
+          q.bind_null(4);
+        }
+        q.run();
+        break;
+      }
+      case Record::Kind::kVersion:
+        break;
+      case Record::Kind::kRemove:
+        st(kDelActions).bind(1, r.code).run();
+        st(kDelSeats).bind(1, r.code).run();
+        st(kDelRoom).bind(1, r.code).run();
+        {
+          std::lock_guard lock(mutex_);
+          codes_.erase(r.code);
+        }
+        return;
+    }
+    st(kSetVersion).bind(1, r.code).bind(2, r.version).run();
+  }
+
+  // After each commit of the writer, with the WAL's size in pages (SQLite's wal hook).
+  static int wal_grew(void* self, sqlite3*, const char*, int pages) {
+    auto* journal = static_cast<SqliteJournal*>(self);
+    if (pages >= journal->limits_.reset_pages) journal->reset_due_ = true;
+    if (pages >= journal->limits_.checkpoint_pages) {
+      {
+        std::lock_guard lock(journal->checkpoint_mutex_);
+        journal->checkpoint_due_ = true;
+      }
+      journal->checkpoint_wake_.notify_one();
+    }
+    return SQLITE_OK;
+  }
+
+  // Checkpoints on a thread and connection of their own. A checkpoint copies pages and syncs the
+  // database file: on the writer it held up every commit behind it (tens of milliseconds, the
+  // journal's slowest commits by far), and every frame waiting for those commits. A passive
+  // checkpoint never blocks the writer, which goes on appending to the WAL meanwhile; what a
+  // commit makes durable, and when, is as before.
+  void checkpoints() {
+    for (;;) {
+      {
+        std::unique_lock lock(checkpoint_mutex_);
+        checkpoint_wake_.wait(
+            lock, [&] { return checkpoint_stop_ || (checkpoint_due_ && !checkpoint_paused_); });
+        if (checkpoint_stop_) return;
+        checkpoint_due_ = false;
+      }
+      int wal = 0;
+      int copied = 0;
+      const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                               &wal, &copied);
+      if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+        spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
+      }
+    }
+  }
+
+  // SQLite starts the WAL again from its beginning only when a transaction begins with every
+  // frame copied back, which a writer that never pauses does not allow: passive checkpoints stay
+  // behind it, and the WAL grew without end (400 MB in the journal benchmark's first three
+  // seconds). Nor can another connection's checkpoint that waits for the writer's lock get it
+  // between commits that follow each other at once. So past limits_.reset_pages the writer
+  // itself, between two commits, copies the rest back and restarts the WAL: one wait of a
+  // checkpoint's length for the records queued meanwhile, once per reset_pages of WAL.
+  void reset_wal() {
+    reset_due_ = false;
+    // One checkpoint at a time: the checkpointer stands aside, and the one it may be running ends
+    // first (SQLite answers busy at once, without its busy handler, while another connection
+    // checkpoints).
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_paused_ = true;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int rc = SQLITE_OK;
+    for (;;) {
+      int wal = 0;
+      int copied = 0;
+      rc = sqlite3_wal_checkpoint_v2(writer_db_, nullptr, SQLITE_CHECKPOINT_RESTART, &wal, &copied);
+      const bool other_checkpoint = rc == SQLITE_BUSY && wal < 0;
+      if (!other_checkpoint || std::chrono::steady_clock::now() > give_up) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (rc != SQLITE_OK) {
+      spdlog::warn("journal: the WAL was not started afresh this time: {}",
+                   sqlite3_errmsg(writer_db_));
+    }
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_paused_ = false;
+    }
+    checkpoint_wake_.notify_one();
+  }
+
+  void run() {
+    std::vector<Pending> batch;
+    for (;;) {
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty() && stopping_) {
+          stopped_ = true;
+          idle_.notify_all();
+          return;
+        }
+        batch.assign(std::make_move_iterator(queue_.begin()),
+                     std::make_move_iterator(queue_.end()));
+        queue_.clear();
+      }
+      const auto started = std::chrono::steady_clock::now();
+      bool ok = true;
+      try {
+        st(kBegin).run();
+        for (const Pending& p : batch) apply(p.record);
+        st(kCommit).run();
+      } catch (const std::exception& e) {
+        ok = false;
+        spdlog::critical("journal: a commit of {} records failed: {}", batch.size(), e.what());
+        sqlite3_exec(writer_db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      }
+      const auto took = std::chrono::steady_clock::now() - started;
+      if (on_commit)
+        on_commit(std::chrono::duration_cast<std::chrono::nanoseconds>(took), batch.size());
+      for (Pending& p : batch) {
+        if (p.done) p.done(ok);
+      }
+      {
+        std::lock_guard lock(mutex_);
+        committed_ += batch.size();
+        stats_.records += batch.size();
+        ++stats_.commits;
+        if (!ok) ++stats_.failures;
+      }
+      idle_.notify_all();
+      batch.clear();
+      if (reset_due_) reset_wal();
+    }
+  }
+
+  const WalLimits limits_;
+  std::string path_;
+  sqlite3* writer_db_ = nullptr;
+  sqlite3* reader_db_ = nullptr;
+  std::vector<std::unique_ptr<Stmt>> statements_;  // writer thread only
+  std::vector<std::unique_ptr<Stmt>> reader_;      // under read_mutex_
+  std::mutex read_mutex_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::deque<Pending> queue_;
+  // Records of the current turn, not yet the writer's (with gather_by_turn).
+  std::vector<Pending> gathered_;
+  bool release_posted_ = false;
+  Defer defer_;
+  std::shared_ptr<Release> release_ = std::make_shared<Release>();
+  std::set<std::string> codes_;
+  std::uint64_t queued_ = 0;
+  std::uint64_t committed_ = 0;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  Stats stats_;
+  std::thread thread_;
+  bool reset_due_ = false;  // writer thread only (see reset_wal)
+
+  // The checkpointer (see checkpoints); its connection is its own.
+  sqlite3* checkpoint_db_ = nullptr;
+  std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool checkpoint_due_ = false;
+  bool checkpoint_stop_ = false;
+  bool checkpoint_paused_ = false;  // while the writer resets the WAL
+  std::thread checkpointer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Journal> make_sqlite_journal(const std::string& dir, bool fsync,
+                                             const WalLimits& limits) {
+  return std::make_unique<SqliteJournal>(dir, fsync, limits);
+}
+
+}  // namespace campfire::server

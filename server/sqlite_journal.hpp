@@ -1,0 +1,28 @@
+// The SQLite journal: `campfire.db` in WAL mode, one writer thread committing each turn's records
+// together, a reader for loads and a checkpointer beside them.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "server/journal.hpp"
+
+namespace campfire::server {
+
+// When the WAL is copied back into the database. The defaults are the server's; tests make them
+// small to see the WAL reset without writing hundreds of megabytes.
+struct WalLimits {
+  // From this many pages (about 32 MB) a passive checkpoint runs beside the writer, rather than
+  // SQLite's 1000: the same durability, an eighth of the syncs, and a room's page rewritten by
+  // many commits is copied once.
+  int checkpoint_pages = 8192;
+  // From this many (about 128 MB) the writer itself, between two commits, copies the rest back
+  // and starts the WAL afresh, so that the WAL has a bound under any load.
+  int reset_pages = 4 * 8192;
+};
+
+// Throws std::runtime_error when the database cannot be opened or is in a later format.
+std::unique_ptr<Journal> make_sqlite_journal(const std::string& dir, bool fsync,
+                                             const WalLimits& limits = {});
+
+}  // namespace campfire::server
