@@ -1,5 +1,5 @@
-// One HTTP connection, plain or TLS: health, metrics, the JSON API, the admin API, the browser
-// client's files, and the upgrade of /ws to a WebSocket session.
+// One HTTP connection, plain or TLS: reads requests, has the routes (http_routes.hpp) answer them,
+// and upgrades /ws to a WebSocket session.
 #pragma once
 
 #include <boost/beast/core.hpp>
@@ -18,7 +18,7 @@ namespace http = beast::http;
 using tcp = boost::asio::ip::tcp;
 
 // Stream is beast::tcp_stream or beast::ssl_stream<beast::tcp_stream>; both are instantiated in
-// http_session.cpp, so Beast's HTTP code stays in that one translation unit.
+// http_session.cpp, so Beast's HTTP code stays there and in the routes (http_routes.cpp).
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
