@@ -18,9 +18,6 @@ namespace campfire::server {
 
 namespace {
 
-// A WAL frame: a page of SQLite's default size and its header.
-constexpr long long kWalFrameBytes = 4096 + 24;
-
 std::string dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -90,7 +87,7 @@ void exec(sqlite3* db, const char* sql) {
   }
 }
 
-sqlite3* open_db(const std::string& path, bool fsync, const WalLimits& limits) {
+sqlite3* open_db(const std::string& path, bool fsync) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -105,10 +102,6 @@ sqlite3* open_db(const std::string& path, bool fsync, const WalLimits& limits) {
     // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
     exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     exec(db, "PRAGMA foreign_keys=OFF");
-    // When the WAL starts again from its beginning, a file that a burst made longer is cut back
-    // to the size at which checkpoints begin.
-    const long long keep = static_cast<long long>(limits.checkpoint_pages) * kWalFrameBytes;
-    exec(db, ("PRAGMA journal_size_limit=" + std::to_string(keep)).c_str());
   } catch (...) {
     sqlite3_close(db);
     throw;
@@ -159,7 +152,7 @@ class SqliteJournal final : public Journal {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
     path_ = (std::filesystem::path(dir) / "campfire.db").string();
-    writer_db_ = open_db(path_, fsync, limits_);
+    writer_db_ = open_db(path_, fsync);
     try {
       exec(writer_db_, kSchema);
       upgrade();
@@ -169,14 +162,14 @@ class SqliteJournal final : public Journal {
       sqlite3_close(writer_db_);
       throw;
     }
-    reader_db_ = open_db(path_, fsync, limits_);
+    reader_db_ = open_db(path_, fsync);
     {
       Stmt codes(reader_db_, "SELECT code FROM rooms");
       while (codes.step()) codes_.insert(codes.text(0));
       codes.reset();
     }
     prepare();
-    checkpoint_db_ = open_db(path_, fsync, limits_);
+    checkpoint_db_ = open_db(path_, fsync);
     // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
     // past limits_.checkpoint_pages it wakes the checkpointer instead.
     sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
