@@ -1,6 +1,7 @@
 #include "bots/expert.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -58,14 +59,17 @@ std::uint64_t and_then(std::uint64_t seen, std::uint64_t view) {
 // the other seats, and this one beyond the tree or without one, play the basic policy.
 class Search {
  public:
-  Search(const Situation& root, const Sampler& sample, Rng& rng)
+  Search(const Situation& root, const Sampler& sample, Rng& rng, GameModel& model)
       : root_(root),
         sample_(sample),
         rng_(rng),
-        model_(model_for(root.game)),
+        model_(&model),
         policy_(basic_policy(root.game.info().id)) {
     model_->prepare(root);
     noise_ = model_->noise();
+    for (Seat s = 0; s < kMaxSeats; ++s) {
+      noise_of_[s] = s == root.seat ? noise_ : model_->noise_of(s);
+    }
     searched_later_ = model_->tree();
     for (std::size_t i = 0; i < root.legal.size(); ++i) {
       if (model_->allowed(root, root.legal[i])) active_.push_back(i);
@@ -242,9 +246,11 @@ class Search {
   }
 
   // Another seat's move, or this seat's beyond the tree: the basic policy, now and then a random
-  // move. Sets `stop` when the model ends the playout here.
+  // move (as often as the model expects of that seat). Sets `stop` when the model ends the
+  // playout here.
   Action play(const State& s, Seat seat, const std::vector<Action>& legal, Rng& sim, bool& stop) {
-    if (policy_ == nullptr || sim.below(1000) < static_cast<std::uint64_t>(noise_ * 1000)) {
+    const double noise = seat >= 0 && seat < kMaxSeats ? noise_of_[seat] : noise_;
+    if (policy_ == nullptr || sim.below(1000) < static_cast<std::uint64_t>(noise * 1000)) {
       return legal[sim.below(legal.size())];
     }
     const json view = s.view(seat);
@@ -260,10 +266,11 @@ class Search {
   const Situation& root_;
   const Sampler& sample_;
   Rng& rng_;
-  std::unique_ptr<GameModel> model_;
+  GameModel* model_;
   Policy policy_;
   double noise_ = 0;
-  bool searched_later_ = true;  // the seat's later moves are a tree
+  std::array<double, kMaxSeats> noise_of_{};  // per seat, the root seat's own being noise_
+  bool searched_later_ = true;                // the seat's later moves are a tree
   int horizon_ = -1;
   std::vector<std::size_t> active_;
   std::vector<std::vector<double>> values_;  // per root move, one result per sweep it played
@@ -277,11 +284,17 @@ class Search {
 }  // namespace
 
 std::size_t expert_choose(const Situation& situation, const Sampler& sample,
-                          const ExpertBudget& budget, Rng& rng, ExpertStats* stats) {
+                          const ExpertBudget& budget, Rng& rng, ExpertStats* stats,
+                          GameModel* model) {
   if (situation.legal.size() == 1) return 0;
   ExpertStats local;
   ExpertStats& st = stats ? *stats : local;
-  Search search(situation, sample, rng);
+  std::unique_ptr<GameModel> fresh;
+  if (model == nullptr) {
+    fresh = model_for(situation.game);
+    model = fresh.get();
+  }
+  Search search(situation, sample, rng, *model);
   if (search.choices() == 1) return search.best();
   const auto start = std::chrono::steady_clock::now();
   const int most = budget.iterations > 0 ? budget.iterations
@@ -302,12 +315,16 @@ namespace {
 
 class Expert final : public Strategy {
  public:
-  Expert(const Game& game, const StrategyOptions& options) : basic_(make_basic(game)) {
+  Expert(const Game& game, const StrategyOptions& options)
+      : basic_(make_basic(game)), model_(model_for(game)) {
     budget_.iterations = options.think_iterations;
     budget_.millis = options.think_ms;
   }
 
-  void observe(const Event& event) override { basic_->observe(event); }
+  void observe(const Event& event) override {
+    basic_->observe(event);
+    model_->observe(event.body);
+  }
 
   std::size_t choose(const Decision& d, Rng& rng) override {
     if (!d.can_sample()) return basic_->choose(d, rng);
@@ -317,13 +334,15 @@ class Expert final : public Strategy {
     const Sampler sample = [&d](Rng& r) { return d.sample(r); };
     ExpertBudget budget = budget_;
     budget.abandoned = [&d] { return d.abandoned(); };
-    return expert_choose(s, sample, budget, rng);
+    return expert_choose(s, sample, budget, rng, nullptr, model_.get());
   }
 
   bool searches() const override { return true; }
 
  private:
   std::unique_ptr<Strategy> basic_;
+  // Kept across decisions: it has heard the game so far (GameModel::observe).
+  std::unique_ptr<GameModel> model_;
   ExpertBudget budget_;
 };
 

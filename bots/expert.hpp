@@ -3,9 +3,10 @@
 // one (State::determinize, then weighed by what the other players' moves suggest about their
 // hidden cards), descends a tree of the seat's own information sets (keyed by its view), picks
 // its moves there by UCB1 over the actions available in that sample, lets the other seats play
-// the basic policy, plays the rest of the game out with it, and credits the result. The move
-// played most often from the root is chosen. The true state is never read: only the sampler
-// touches it, and the sampler forgets where the hidden cards are.
+// the basic policy (leaving it for a random move as often as the game's model, which has heard
+// the game so far, expects of each), plays the rest of the game out with it, and credits the
+// result. The move played most often from the root is chosen. The true state is never read: only
+// the sampler touches it, and the sampler forgets where the hidden cards are.
 #pragma once
 
 #include <chrono>
@@ -41,8 +42,12 @@ struct ExpertStats {
 // does not (a bot over the network).
 std::unique_ptr<Strategy> make_expert(const Game& game, const StrategyOptions& options);
 
-// The index of the chosen entry of situation.legal.
+class GameModel;
+
+// The index of the chosen entry of situation.legal. `model` is the game's model as the seat's
+// strategy keeps it (having heard the game so far), or null for a fresh one.
 std::size_t expert_choose(const Situation& situation, const Sampler& sample,
-                          const ExpertBudget& budget, Rng& rng, ExpertStats* stats = nullptr);
+                          const ExpertBudget& budget, Rng& rng, ExpertStats* stats = nullptr,
+                          GameModel* model = nullptr);
 
 }  // namespace campfire::bots

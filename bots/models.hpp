@@ -40,6 +40,16 @@ class GameModel {
   // The chance that a simulated player leaves the basic policy for a random move, so that
   // playouts do not all follow one line; low where one random move ruins a game.
   virtual double noise() const { return 0.05; }
+  // The same for another seat, by what this seat has seen of its play: a model that judges the
+  // public history (observe) may find that a player rarely does what the basic policy would.
+  virtual double noise_of(Seat seat) const {
+    (void)seat;
+    return noise();
+  }
+  // One event this seat was told, in order, across its decisions (the model outlives them when
+  // the strategy keeps it). A model reads only what every seat is told: a private event (the
+  // seat's own cards) must change nothing here, since the search samples those anyway.
+  virtual void observe(const json& event) { (void)event; }
   // Moves after which a playout stops and estimate() judges the position: far enough for the
   // searched move to show its effect, short enough for many playouts.
   virtual int horizon(int seats) const {

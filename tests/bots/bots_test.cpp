@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "bots/models.hpp"
 #include "bots/strategy.hpp"
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
@@ -158,6 +159,82 @@ TEST(Expert, DrawsFirstAtTheTrickyTribesExchangeThenSearchesTheDiscard) {
     Events events;
     ASSERT_FALSE(m.apply(seat, first, events).has_value());
     EXPECT_EQ(choose().kind, tricky_tribes::kDiscard) << "seed " << seed;
+  }
+}
+
+// Tricky Tribes' `expert` lets a simulated player leave the basic policy as often as that
+// player's public moves did: the first move of its exchange (basic draws first) and what it leads
+// face up when it was free to lead face down (basic offers only low cards). Cards the others
+// cannot see, and forced leads, are not judged.
+TEST(Expert, TrickyTribesJudgesOnlyPublicMovesOfEachPlayer) {
+  const Game& g = *Registry::builtin().find("tricky-tribes");
+  auto model = model_for(g);
+  const double floor = model->noise();
+  const auto hear = [&](const char* text) { model->observe(json::parse(text)); };
+  hear(R"({"type":"round-start","round":1,"dealer":1})");
+  hear(R"({"type":"dealt","cards":["AS","KS","2H"]})");
+  hear(R"({"type":"you-drew","card":"AH"})");
+  hear(R"({"type":"you-played","card":"KS"})");
+  EXPECT_EQ(model->noise_of(0), floor);
+  EXPECT_EQ(model->noise_of(1), floor);
+  // Seat 0 plays as basic would; seat 1 does not, twice.
+  hear(R"({"type":"exchange-draw","seat":0})");
+  hear(R"({"type":"exchange-discard","seat":0})");
+  hear(R"({"type":"exchange-discard","seat":1})");
+  hear(R"({"type":"exchange-draw","seat":1})");
+  hear(R"({"type":"lead","by":"dummy","faceUp":false})");
+  hear(R"({"type":"lead","by":0,"faceUp":true,"card":"5S"})");
+  hear(R"({"type":"lead","by":0,"faceUp":false})");
+  hear(R"({"type":"lead","by":1,"faceUp":true,"card":"KS"})");
+  // A forced lead says nothing: it had to be face up.
+  hear(R"({"type":"forced-open","by":0})");
+  hear(R"({"type":"lead","by":0,"faceUp":true,"card":"AC"})");
+  EXPECT_EQ(model->noise_of(0), floor);
+  const double judged = model->noise_of(1);
+  EXPECT_GT(judged, 0.5);
+  EXPECT_LE(judged, 1.0);
+  // The next round goes on from there; a new game starts afresh.
+  hear(R"({"type":"round-start","round":2,"dealer":0})");
+  hear(R"({"type":"exchange-skip","seat":1})");
+  EXPECT_GT(model->noise_of(1), judged);
+  hear(R"({"type":"round-start","round":1,"dealer":1})");
+  EXPECT_EQ(model->noise_of(1), floor);
+}
+
+// Over whole games the estimate tells a random player from a basic one.
+TEST(Expert, TrickyTribesFindsARandomPlayerFromTheGame) {
+  const Game& g = *Registry::builtin().find("tricky-tribes");
+  for (std::uint64_t seed : {2u, 5u, 9u}) {
+    Match m = std::move(*Match::create(g, 2, json::object(), seed));
+    std::vector<std::unique_ptr<Strategy>> players;
+    players.push_back(make_strategy("basic", g));
+    players.push_back(make_strategy("random", g));
+    auto model = model_for(g);
+    Rng rng(seed);
+    while (!m.state().over()) {
+      const State& st = m.state();
+      const SeatSet acting = st.to_act();
+      Seat seat = kSystem;
+      Action a;
+      if (acting.empty()) {
+        a = Action::timeout(st.window()->id);
+      } else {
+        seat = acting.first();
+        const auto legal = st.legal_actions(seat);
+        Decision d(g, seat, legal, {}, [&] { return st.view(seat); });
+        a = legal.at(players[static_cast<std::size_t>(seat)]->choose(d, rng));
+      }
+      Events events;
+      ASSERT_FALSE(m.apply(seat, a, events).has_value());
+      for (const Event& e : events.list()) {
+        for (Seat q = 0; q < 2; ++q) {
+          if (e.to.includes(q)) players[static_cast<std::size_t>(q)]->observe(e);
+        }
+        if (e.to.includes(0)) model->observe(e.body);
+      }
+    }
+    EXPECT_EQ(model->noise_of(0), model->noise()) << "seed " << seed;
+    EXPECT_GT(model->noise_of(1), 0.5) << "seed " << seed;
   }
 }
 
