@@ -38,7 +38,7 @@ class LegalMoves {
 
   // `seat`'s choices at `version` of the room (empty when the seat may not act): computed on
   // the first ask at a version, then shared until a later version is asked for. The reference
-  // holds until then.
+  // holds until that seat is asked about a later version.
   const Choices& of(Seat seat, long long version);
   // How many seats' choices have been computed, for tests.
   std::size_t computed() const { return computed_; }
@@ -50,12 +50,17 @@ class LegalMoves {
   // The JSON text of `a` as frames carry it, from the cache when it was written before.
   const std::string& action_text(const Action& a);
 
+  // A seat's choices at the version they were computed for. The slot keeps them until the seat
+  // is asked about a later version, whose choices take the texts of these when the same: one
+  // set per seat, never a second copy of the version before.
+  struct Slot {
+    long long version = -1;
+    std::optional<Choices> choices;
+  };
+
   const Match& match_;
   Label label_;
-  long long version_ = -1;
-  std::vector<std::optional<Choices>> seats_;
-  // Each seat's choices at the version before, whose texts a seat with the same choices keeps.
-  std::vector<std::optional<Choices>> before_;
+  std::vector<Slot> seats_;
   std::size_t computed_ = 0;
 };
 
