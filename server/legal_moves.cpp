@@ -36,6 +36,8 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   Slot& slot = seats_[static_cast<std::size_t>(seat)];
   if (slot.version == version && slot.choices) return *slot.choices;
   ++computed_;
+  const bool same_unknown = slot.actions_gone;
+  slot.actions_gone = false;
   Choices c;
   c.actions = match_.state().legal_actions(seat);
   // Held while the room idles: no spare room.
@@ -49,7 +51,7 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   }
   labels += ']';
   const std::optional<Choices>& was = slot.choices;
-  if (was && was->actions == c.actions) {
+  if (was && !same_unknown && was->actions == c.actions) {
     c.text = was->text;
     c.hash = was->hash;
   } else {
@@ -59,9 +61,15 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
       actions += action_text(a);
     }
     actions += ']';
-    actions.shrink_to_fit();
-    c.hash = std::hash<std::string>{}(actions);
-    c.text = std::make_shared<const std::string>(std::move(actions));
+    if (was && *was->text == actions) {
+      // The list was let go of: the same text says the same actions.
+      c.text = was->text;
+      c.hash = was->hash;
+    } else {
+      actions.shrink_to_fit();
+      c.hash = std::hash<std::string>{}(actions);
+      c.text = std::make_shared<const std::string>(std::move(actions));
+    }
   }
   if (was && *was->labels_text == labels) {
     c.labels_text = was->labels_text;
@@ -72,6 +80,24 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   slot.version = version;
   slot.choices = std::move(c);
   return *slot.choices;
+}
+
+const std::vector<Action>& LegalMoves::actions(Seat seat, long long version) {
+  const Choices& c = of(seat, version);
+  Slot& slot = seats_[static_cast<std::size_t>(seat)];
+  if (slot.actions_gone) {
+    slot.choices->actions = match_.state().legal_actions(seat);
+    slot.actions_gone = false;
+  }
+  return c.actions;
+}
+
+void LegalMoves::let_go_of_actions() {
+  for (Slot& slot : seats_) {
+    if (!slot.choices || slot.actions_gone) continue;
+    slot.choices->actions = std::vector<Action>();
+    slot.actions_gone = true;
+  }
 }
 
 }  // namespace campfire::server

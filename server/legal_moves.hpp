@@ -23,6 +23,7 @@ namespace campfire::server {
 class LegalMoves {
  public:
   struct Choices {
+    // Empty once let go of (see let_go_of_actions): actions() gives them at any time.
     std::vector<Action> actions;
     // The actions as a JSON array, as frames carry them, and their words (seat names filled in)
     // as one: shared, so that a member's last frame can keep them without a copy. The words are
@@ -40,6 +41,12 @@ class LegalMoves {
   // the first ask at a version, then shared until a later version is asked for. The reference
   // holds until that seat is asked about a later version.
   const Choices& of(Seat seat, long long version);
+  // `seat`'s legal actions at `version`: those of of(), computed again if let go since.
+  const std::vector<Action>& actions(Seat seat, long long version);
+  // Lets go of every seat's list of actions, keeping the texts: a room idles with its frames
+  // sent, and a list of actions is several times the size of its text (52 bytes an action).
+  // The next version's choices then compare texts to know whether a seat's are the same.
+  void let_go_of_actions();
   // How many seats' choices have been computed, for tests.
   std::size_t computed() const { return computed_; }
 
@@ -56,6 +63,7 @@ class LegalMoves {
   struct Slot {
     long long version = -1;
     std::optional<Choices> choices;
+    bool actions_gone = false;  // choices->actions was let go of (see let_go_of_actions)
   };
 
   const Match& match_;
