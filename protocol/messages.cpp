@@ -1,5 +1,6 @@
 #include "protocol/messages.hpp"
 
+#include <atomic>
 #include <charconv>
 #include <utility>
 
@@ -17,8 +18,13 @@ json in_room(std::string_view type, std::string_view room) {
   return json{{"type", type}, {"room", room}};
 }
 
+// A text that is kept (every member of a room holds its last state's shared texts while idle):
+// no larger than it needs to be, where json_text leaves room for a whole frame.
 std::string text_of(const json& j) {
-  return json_text(j);
+  std::string out;
+  append_json(j, out);
+  if (out.capacity() > out.size() + 15) out.shrink_to_fit();
+  return out;
 }
 
 void append_int(std::string& out, long long v) {
@@ -131,7 +137,9 @@ const std::array<std::string_view, SharedTexts::kCount> SharedTexts::kKeys = {
     "\"type\"",     "\"version\"", "\"window\""};
 
 StateText::StateText(const SharedState& s) {
+  static std::atomic<std::uint64_t> next_id{0};
   auto texts = std::make_shared<SharedTexts>();
+  texts->id = next_id.fetch_add(1, std::memory_order_relaxed) + 1;
   auto& v = texts->values;
   v[SharedTexts::kFairness] = s.fairness;
   append_json_string(s.game, v[SharedTexts::kGame]);

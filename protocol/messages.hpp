@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,6 +91,9 @@ struct SharedTexts {
   static const std::array<std::string_view, kCount> kKeys;
   // Each member's value; empty for one that is absent (`result` until the game is over).
   std::array<std::string, kCount> values;
+  // Never the same for two sets of texts in one process: what has been worked out between two of
+  // them can be known again by their ids, without keeping them alive.
+  std::uint64_t id = 0;
 };
 
 // The state message of one change, its shared members written once, then per recipient.

@@ -32,19 +32,16 @@ const std::string& LegalMoves::action_text(const Action& a) {
 }
 
 const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
-  const auto n = static_cast<std::size_t>(match_.seats());
-  if (version != version_) {
-    // A new version: every seat's choices may have changed.
-    version_ = version;
-    before_.swap(seats_);
-    before_.resize(n);
-    seats_.assign(n, std::nullopt);
-  }
-  std::optional<Choices>& slot = seats_[static_cast<std::size_t>(seat)];
-  if (slot) return *slot;
+  if (seats_.empty()) seats_.resize(static_cast<std::size_t>(match_.seats()));
+  Slot& slot = seats_[static_cast<std::size_t>(seat)];
+  if (slot.version == version && slot.choices) return *slot.choices;
   ++computed_;
-  Choices& c = slot.emplace();
+  const bool same_unknown = slot.actions_gone;
+  slot.actions_gone = false;
+  Choices c;
   c.actions = match_.state().legal_actions(seat);
+  // Held while the room idles: no spare room.
+  c.actions.shrink_to_fit();
   // The words may change while the actions do not (a seat's new name), so they are always
   // written; both arrays are written as text straight away, as dump() would write them.
   std::string labels = "[";
@@ -53,8 +50,8 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
     protocol::append_json_string(label_(seat, a), labels);
   }
   labels += ']';
-  const std::optional<Choices>& was = before_[static_cast<std::size_t>(seat)];
-  if (was && was->actions == c.actions) {
+  const std::optional<Choices>& was = slot.choices;
+  if (was && !same_unknown && was->actions == c.actions) {
     c.text = was->text;
     c.hash = was->hash;
   } else {
@@ -64,15 +61,43 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
       actions += action_text(a);
     }
     actions += ']';
-    c.hash = std::hash<std::string>{}(actions);
-    c.text = std::make_shared<const std::string>(std::move(actions));
+    if (was && *was->text == actions) {
+      // The list was let go of: the same text says the same actions.
+      c.text = was->text;
+      c.hash = was->hash;
+    } else {
+      actions.shrink_to_fit();
+      c.hash = std::hash<std::string>{}(actions);
+      c.text = std::make_shared<const std::string>(std::move(actions));
+    }
   }
   if (was && *was->labels_text == labels) {
     c.labels_text = was->labels_text;
   } else {
+    labels.shrink_to_fit();
     c.labels_text = std::make_shared<const std::string>(std::move(labels));
   }
-  return c;
+  slot.version = version;
+  slot.choices = std::move(c);
+  return *slot.choices;
+}
+
+const std::vector<Action>& LegalMoves::actions(Seat seat, long long version) {
+  const Choices& c = of(seat, version);
+  Slot& slot = seats_[static_cast<std::size_t>(seat)];
+  if (slot.actions_gone) {
+    slot.choices->actions = match_.state().legal_actions(seat);
+    slot.actions_gone = false;
+  }
+  return c.actions;
+}
+
+void LegalMoves::let_go_of_actions() {
+  for (Slot& slot : seats_) {
+    if (!slot.choices || slot.actions_gone) continue;
+    slot.choices->actions = std::vector<Action>();
+    slot.actions_gone = true;
+  }
 }
 
 }  // namespace campfire::server

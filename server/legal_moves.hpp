@@ -23,6 +23,7 @@ namespace campfire::server {
 class LegalMoves {
  public:
   struct Choices {
+    // Empty once let go of (see let_go_of_actions): actions() gives them at any time.
     std::vector<Action> actions;
     // The actions as a JSON array, as frames carry them, and their words (seat names filled in)
     // as one: shared, so that a member's last frame can keep them without a copy. The words are
@@ -38,8 +39,14 @@ class LegalMoves {
 
   // `seat`'s choices at `version` of the room (empty when the seat may not act): computed on
   // the first ask at a version, then shared until a later version is asked for. The reference
-  // holds until then.
+  // holds until that seat is asked about a later version.
   const Choices& of(Seat seat, long long version);
+  // `seat`'s legal actions at `version`: those of of(), computed again if let go since.
+  const std::vector<Action>& actions(Seat seat, long long version);
+  // Lets go of every seat's list of actions, keeping the texts: a room idles with its frames
+  // sent, and a list of actions is several times the size of its text (52 bytes an action).
+  // The next version's choices then compare texts to know whether a seat's are the same.
+  void let_go_of_actions();
   // How many seats' choices have been computed, for tests.
   std::size_t computed() const { return computed_; }
 
@@ -50,12 +57,18 @@ class LegalMoves {
   // The JSON text of `a` as frames carry it, from the cache when it was written before.
   const std::string& action_text(const Action& a);
 
+  // A seat's choices at the version they were computed for. The slot keeps them until the seat
+  // is asked about a later version, whose choices take the texts of these when the same: one
+  // set per seat, never a second copy of the version before.
+  struct Slot {
+    long long version = -1;
+    std::optional<Choices> choices;
+    bool actions_gone = false;  // choices->actions was let go of (see let_go_of_actions)
+  };
+
   const Match& match_;
   Label label_;
-  long long version_ = -1;
-  std::vector<std::optional<Choices>> seats_;
-  // Each seat's choices at the version before, whose texts a seat with the same choices keeps.
-  std::vector<std::optional<Choices>> before_;
+  std::vector<Slot> seats_;
   std::size_t computed_ = 0;
 };
 

@@ -85,7 +85,7 @@ Room::Room(asio::io_context& ioc, const Config& config, Journal& journal, Metric
             {.playing = [this] { return status_ == RoomStatus::kPlaying; },
              .version = [this] { return version_; },
              .legal = [this](Seat seat) -> const std::vector<Action>& {
-               return legal_.of(seat, version_).actions;
+               return legal_.actions(seat, version_);
              },
              .commit = [this](Seat seat, const Action& a,
                               MoveCause cause) { return commit(seat, a, cause); },
@@ -374,6 +374,9 @@ void Room::changed(const std::vector<Event>* events) {
     spdlog::info("room {} game over after {} actions", code_, match_.log().size());
   }
   bots_.schedule();
+  // The frames are written and the bots have chosen: until the next change the room needs the
+  // seats' texts, not their lists of actions.
+  legal_.let_go_of_actions();
   update_summary();
 }
 
@@ -432,7 +435,7 @@ void Room::turn_expired(SeatSet late) {
     }
     Action a;
     if (clocks_.settings().timeout_bot) {
-      const std::vector<Action>& legal = legal_.of(s, version_).actions;
+      const std::vector<Action>& legal = legal_.actions(s, version_);
       if (legal.empty()) return;
       a = bots_.choose_now(s, legal);
     } else {

@@ -71,8 +71,7 @@ RoomClocks::RoomClocks(const Strand& strand, const Config& config, RoomSettings 
       expiry_(std::move(expiry)),
       window_timer_(strand),
       turn_timer_(strand) {
-  grace_.reserve(static_cast<std::size_t>(seats));
-  for (int s = 0; s < seats; ++s) grace_.emplace_back(strand);
+  grace_.resize(static_cast<std::size_t>(seats));
 }
 
 std::chrono::milliseconds RoomClocks::scaled(double millis) const {
@@ -158,7 +157,9 @@ json RoomClocks::turn_json() const {
 }
 
 void RoomClocks::arm_grace(int seat) {
-  asio::steady_timer& grace = grace_[static_cast<std::size_t>(seat)];
+  auto& timer = grace_[static_cast<std::size_t>(seat)];
+  if (!timer) timer = std::make_unique<asio::steady_timer>(window_timer_.get_executor());
+  asio::steady_timer& grace = *timer;
   grace.expires_after(scaled(settings_.grace_seconds * 1000.0));
   grace.async_wait([this, owner = owner_(), seat](boost::system::error_code ec) {
     if (!ec) expiry_.grace(seat);
@@ -166,13 +167,15 @@ void RoomClocks::arm_grace(int seat) {
 }
 
 void RoomClocks::cancel_grace(int seat) {
-  grace_[static_cast<std::size_t>(seat)].cancel();
+  if (const auto& timer = grace_[static_cast<std::size_t>(seat)]) timer->cancel();
 }
 
 void RoomClocks::cancel_all() {
   window_timer_.cancel();
   turn_timer_.cancel();
-  for (auto& g : grace_) g.cancel();
+  for (const auto& g : grace_) {
+    if (g) g->cancel();
+  }
 }
 
 }  // namespace campfire::server

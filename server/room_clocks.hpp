@@ -104,7 +104,9 @@ class RoomClocks {
   std::int64_t turn_ends_at_ms_ = 0;
   SeatSet turn_seats_;
 
-  std::vector<asio::steady_timer> grace_;
+  // Each seat's grace timer, made when the seat's player first goes: most never do, and a timer
+  // is over a hundred bytes in every seat of every room.
+  std::vector<std::unique_ptr<asio::steady_timer>> grace_;
 };
 
 }  // namespace campfire::server

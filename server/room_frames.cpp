@@ -110,13 +110,18 @@ void Room::append_players(std::string& out) const {
 }
 
 const std::string& Room::options_text() const {
-  if (options_text_.empty()) options_text_ = dump(match_.options().to_json());
+  if (options_text_.empty()) {
+    options_text_ = dump(match_.options().to_json());
+    // Kept for the room's life: without the room dump leaves for a whole frame.
+    options_text_.shrink_to_fit();
+  }
   return options_text_;
 }
 
 const std::string& Room::fairness_text() const {
   if (fairness_text_.empty()) {
     fairness_text_ = fairness_ ? dump(fairness_->public_json()) : std::string("null");
+    fairness_text_.shrink_to_fit();
   }
   return fairness_text_;
 }

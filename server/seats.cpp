@@ -144,7 +144,9 @@ std::string hash_token(const std::string& token) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(token.data(), token.size(), digest, &length, EVP_sha256(), nullptr);
+  // Every player's seat keeps its hash for the room's life: sized once, not grown by doubling.
   std::string hex;
+  hex.reserve(2 * length);
   char buf[3];
   for (unsigned int i = 0; i < length; ++i) {
     std::snprintf(buf, sizeof buf, "%02x", digest[i]);

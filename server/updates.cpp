@@ -73,9 +73,9 @@ std::string UpdateFrames::sent_state(const Client& c, long long version, const S
 bool UpdateFrames::append_patch(std::string& out, const Sent& was, const StateText& now,
                                 const Own& own, bool delta, Legal& legal) {
   if (was.shared == nullptr) return false;
-  if (was.shared != patch_from_ || now.shared() != patch_to_) {
-    patch_from_ = was.shared;
-    patch_to_ = now.shared();
+  if (was.shared->id != patch_from_ || now.shared()->id != patch_to_) {
+    patch_from_ = was.shared->id;
+    patch_to_ = now.shared()->id;
     // Member by member: most of them are the same text as before, which a comparison settles.
     // The delta version leaves out the version, which its frame says.
     std::string members;

@@ -15,6 +15,7 @@
 // are kept here, the last kRemembered of them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,10 +96,10 @@ class UpdateFrames {
 
   std::unordered_map<const Client*, Sent> sent_;
   // The last shared patch worked out (its members, without braces; unset when none can say the
-  // change), and the two shared parts it lies between (held, so that a part at the same address
-  // is never taken for another).
-  std::shared_ptr<const SharedTexts> patch_from_;
-  std::shared_ptr<const SharedTexts> patch_to_;
+  // change), and the ids of the two shared parts it lies between. Ids, not the parts: an idle
+  // room would otherwise keep the version before its last alive for nothing.
+  std::uint64_t patch_from_ = 0;
+  std::uint64_t patch_to_ = 0;
   std::optional<std::string> shared_patch_;
   std::string shared_delta_;  // the same without the version, when shared_patch_ is set
 };

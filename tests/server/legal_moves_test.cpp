@@ -124,5 +124,42 @@ TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
   }
 }
 
+TEST_F(LegalMovesTest, ActionsLetGoOfComeBackAndTheTextsStay) {
+  // A room lets go of the lists of actions once its frames are out; the texts stay, the actions
+  // come back when asked for, and the next version still keeps the texts of a seat whose
+  // choices did not change (now known by the text).
+  std::vector<LegalMoves::Choices> before;
+  for (Seat s = 0; s < 3; ++s) before.push_back(legal_.of(s, 1));
+  legal_.let_go_of_actions();
+  for (Seat s = 0; s < 3; ++s) {
+    SCOPED_TRACE(s);
+    const LegalMoves::Choices& c = legal_.of(s, 1);
+    EXPECT_TRUE(c.actions.empty());
+    EXPECT_EQ(c.text, before[static_cast<std::size_t>(s)].text);
+    EXPECT_EQ(c.labels_text, before[static_cast<std::size_t>(s)].labels_text);
+    EXPECT_EQ(legal_.actions(s, 1), before[static_cast<std::size_t>(s)].actions);
+  }
+  EXPECT_EQ(legal_.computed(), 3u) << "texts are not written again for the same version";
+  legal_.let_go_of_actions();
+  const Seat s = acting();
+  Events events;
+  ASSERT_FALSE(match_.apply(s, before[static_cast<std::size_t>(s)].actions.front(), events));
+  int kept = 0;
+  for (Seat t = 0; t < 3; ++t) {
+    SCOPED_TRACE(t);
+    const LegalMoves::Choices& after = legal_.of(t, 2);
+    const LegalMoves::Choices& was = before[static_cast<std::size_t>(t)];
+    EXPECT_EQ(after.actions, match_.state().legal_actions(t));
+    if (after.actions == was.actions) {
+      EXPECT_EQ(after.text, was.text);
+      EXPECT_EQ(after.hash, was.hash);
+      ++kept;
+    } else {
+      EXPECT_NE(*after.text, *was.text);
+    }
+  }
+  EXPECT_GT(kept, 0) << "some seat could act neither before nor after";
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
