@@ -7,7 +7,7 @@ matrix runs --runs times; the table shows medians and the spread (min-max) over 
 
   scripts/bench.py                 the standard matrix (make bench)
   scripts/bench.py --quick         a small one that proves the harness works
-  scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s and echo 10
+  scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s, echo 10 and a relay of 8
 
 With redis-server installed it also measures a cluster (--cluster-rooms): one node on Redis, then
 three nodes with each room's seats spread over them, so that most seats reach their room through
@@ -148,8 +148,10 @@ def play_cell(args, pin, game, seats, conns):
                     server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
         size = int(play.get("avg_frame_bytes", 0)) or 512
-        echo = load(args, pin.load, e.port, ["echo", rooms * seats], ["--size", size],
-                    server_pid=e.proc.pid)
+        # The relay: the echo server writes each frame to every member of a group of a room's
+        # size, in turns, as a move's update goes to every seat.
+        echo = load(args, pin.load, e.port, ["echo", rooms * seats],
+                    ["--size", size, "--group", seats], server_pid=e.proc.pid)
     rates = {}
     if args.rate_levels and play.get("actions_per_s"):
         for level in args.rate_levels:
@@ -285,10 +287,14 @@ def smoke(args, pin):
     with Server(args, args.echo_server, True, pin.server) as e:
         args.duration = 1
         echo = load(args, pin.load, e.port, ["echo", 10])
+        relay = load(args, pin.load, e.port, ["echo", 8], ["--group", 4])
     print("play 4 4:", play)
     print("echo 10:", echo)
+    print("echo 8 --group 4:", relay)
     ok = (play.get("exit") == 0 and play.get("actions_per_s", 0) > 0 and echo.get("exit") == 0
-          and echo.get("msgs_per_s", 0) > 0)
+          and echo.get("msgs_per_s", 0) > 0 and relay.get("exit") == 0
+          and relay.get("actions_per_s", 0) > 0
+          and relay.get("msgs_per_s", 0) >= 3.5 * relay["actions_per_s"])
     return 0 if ok else 1
 
 
@@ -350,14 +356,14 @@ def main():
 
 
 def play_table(args, pin, listed, out):
-    out("| game | seats | conns | actions/s | msgs/s | echo msgs/s | of echo | frame B "
-        "| B/seat/action | server µs/action | CPU % server/load (echo) | p50 ms | p99 ms | p99.9 ms "
-        "| p99 ms at 10/50/80% of max | refused/failed |")
-    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out("| game | seats | conns | actions/s | relay actions/s | of relay | msgs/s | frame B "
+        "| B/seat/action | server µs/action | relay µs/action | CPU % server/load (relay) "
+        "| p50 ms | p99 ms | p99.9 ms | p99 ms at 10/50/80% of max | refused/failed |")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game, seats in GAMES:
         if game not in listed:
             out(f"| {game} | {seats} | - | skipped: the server does not list this game |"
-                " | | | | | | | | | | | |")
+                " | | | | | | | | | | | | |")
             continue
         for conns in args.connections:
             cells = [play_cell(args, pin, game, seats, conns) for _ in range(args.runs)]
@@ -367,8 +373,9 @@ def play_table(args, pin, listed, out):
             def col(rs, key, scale=1.0):
                 return med([r[key] * scale for r in rs if key in r])
 
-            fraction = med([p["msgs_per_s"] / e["msgs_per_s"] * 100 for p, e in zip(plays, echoes)
-                            if p.get("msgs_per_s") and e.get("msgs_per_s")])
+            fraction = med([p["actions_per_s"] / e["actions_per_s"] * 100
+                            for p, e in zip(plays, echoes)
+                            if p.get("actions_per_s") and e.get("actions_per_s")])
             rate_p99 = "/".join(
                 med([c[2][lv]["p99_us"] / 1000 for c in cells
                      if lv in c[2] and "p99_us" in c[2][lv]])
@@ -378,9 +385,9 @@ def play_table(args, pin, listed, out):
             failed = sum(int(r.get("failures", 0)) for r in every)
             broken = [r.get("error") for r in plays + echoes if "error" in r]
             out(f"| {game} | {seats} | {(conns // seats) * seats} | {col(plays, 'actions_per_s')} "
-                f"| {col(plays, 'msgs_per_s')} | {col(echoes, 'msgs_per_s')} | {fraction}% "
+                f"| {col(echoes, 'actions_per_s')} | {fraction}% | {col(plays, 'msgs_per_s')} "
                 f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'bytes_per_seat_action')} "
-                f"| {col(plays, 'server_us_per_action')} "
+                f"| {col(plays, 'server_us_per_action')} | {col(echoes, 'server_us_per_action')} "
                 f"| {col(plays, 'server_cpu_pct')}/{col(plays, 'load_cpu_pct')} "
                 f"({col(echoes, 'server_cpu_pct')}/{col(echoes, 'load_cpu_pct')}) "
                 f"| {col(plays, 'p50_us', 1e-3)} "
@@ -388,12 +395,15 @@ def play_table(args, pin, listed, out):
                 f"| {refused}/{failed}{' ' + broken[0] if broken else ''} |")
             sys.stderr.write(f"done: {game} {conns}\n")
     out("")
-    out("msgs/s: WebSocket frames delivered to clients (states, events, replies); the echo server "
-        "gets as many connections and frames of the play run's mean size. Latency: from sending "
+    out("relay: the echo server with as many connections, in groups of a room's size taking "
+        "turns, each frame (of the play run's mean size) written to every member: the least any "
+        "server must do for a move (read one frame, write one to each seat), so its actions/s "
+        "and CPU per action are the ceiling and floor of this machine's transport. msgs/s: "
+        "WebSocket frames delivered to clients (updates, states, replies). Latency: from sending "
         "an action to the acting seat receiving the state that contains it; under `rate` from the "
         "scheduled send time. server µs/action: CPU time (user and system) the server used per "
         "action while measuring; CPU %: of one core, for the server and the load generator in the "
-        "play run and (in brackets) in the echo run. A side near 100% is the bottleneck; both far "
+        "play run and (in brackets) in the relay run. A side near 100% is the bottleneck; both far "
         "below it means the cores were busy with other work. refused: actions the server turned "
         "down because another seat moved first; failed: connections lost.")
 

@@ -56,6 +56,7 @@ struct Options {
   int threads = 1;
   std::vector<int> server_pids;  // the server, or every node of a cluster
   std::size_t frame_bytes = 512;  // echo payload
+  int group = 1;                  // echo: connections per relay group (1: plain echo)
   int connect_window = 256;       // connections being opened at once per thread
   bool echo_target = false;       // hold against the bare echo server
   std::string updates = "delta";  // what hello asks for: state, combined, patch or delta
@@ -218,7 +219,7 @@ class Connection : public std::enable_shared_from_this<Derived> {
     ws_.set_option(t);
     ws_.auto_fragment(false);
     ws_.async_handshake(
-        worker_.run().opt.host, "/ws",
+        worker_.run().opt.host, self().target(),
         beast::bind_front_handler(&Connection::on_handshake, this->shared_from_this()));
   }
   void on_handshake(beast::error_code ec) {
@@ -281,6 +282,7 @@ class Seat : public Connection<Seat> {
   Seat(Worker& worker, Table& table, int index, std::size_t node, bool forwarded)
       : Connection<Seat>(worker, node), table_(table), index_(index), forwarded_(forwarded) {}
 
+  std::string target() const { return "/ws"; }
   void on_open() {
     send(R"({"type":"hello","id":)" + std::to_string(next_id_++) +
          R"(,"protocol":1,"name":"Load )" + std::to_string(index_) + R"(","updates":")" +
@@ -587,30 +589,69 @@ void Worker::drain() {
   }
 }
 
+class EchoClient;
+
+// A relay group: connections that the echo server writes each other's frames to, like the seats
+// of a room. They take turns: each frame names the member who sends next, as a move's update
+// tells the next seat it may move.
+struct RelayGroup {
+  std::string name;
+  std::vector<std::string> payloads;  // payloads[i] names member i as the next to send
+  std::vector<std::shared_ptr<EchoClient>> members;
+  int open = 0;
+};
+
 // An echo client: in echo mode sends a frame as soon as the last one came back; in hold mode
-// sends one and then stays idle.
+// sends one and then stays idle. In a relay group it sends when a frame names it next, and
+// measures from its send to its own frame's return (a move to the mover's update).
 class EchoClient : public Connection<EchoClient> {
  public:
-  EchoClient(Worker& worker, const std::string& payload, std::size_t node)
-      : Connection<EchoClient>(worker, node), payload_(payload) {}
+  EchoClient(Worker& worker, const std::string& payload, std::size_t node,
+             std::shared_ptr<RelayGroup> group = nullptr, int index = 0)
+      : Connection<EchoClient>(worker, node),
+        payload_(payload),
+        group_(std::move(group)),
+        index_(index) {}
 
+  std::string target() const { return group_ ? "/relay/" + group_->name : "/ws"; }
   void on_open() {
     worker_.run().ready.fetch_add(1);
-    sent_at_ = Clock::now();
-    send(payload_);
-  }
-  void on_message(std::string_view, Clock::time_point now) {
-    if (worker_.run().opt.mode != Mode::kEcho) return;
-    if (worker_.run().measuring(now)) {
-      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - sent_at_);
-      worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
+    if (!group_) {
+      sent_at_ = Clock::now();
+      send(payload_);
+    } else if (++group_->open == static_cast<int>(group_->members.size())) {
+      group_->members.front()->take_turn(Clock::now());
     }
-    sent_at_ = now;
-    send(payload_);
+  }
+  void on_message(std::string_view m, Clock::time_point now) {
+    if (worker_.run().opt.mode != Mode::kEcho) return;
+    if (!group_ || pending_) {
+      if (worker_.run().measuring(now)) {
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - sent_at_);
+        worker_.stats().latencies_us.push_back(static_cast<std::uint32_t>(us.count()));
+      }
+      pending_ = false;
+    }
+    if (!group_) {
+      sent_at_ = now;
+      send(payload_);
+    } else if (to_int(field(m, "next")) == index_) {
+      take_turn(now);
+    }
   }
 
  private:
+  void take_turn(Clock::time_point now) {
+    sent_at_ = now;
+    pending_ = true;
+    const auto next = (static_cast<std::size_t>(index_) + 1) % group_->members.size();
+    send(group_->payloads[next]);
+  }
+
   const std::string& payload_;
+  std::shared_ptr<RelayGroup> group_;
+  int index_;
+  bool pending_ = false;  // its own frame has not come back yet
   Clock::time_point sent_at_{};
 };
 
@@ -701,6 +742,10 @@ int main_load(int argc, char** argv) {
       ->check(CLI::Range(16, 65000));
   app.add_option("--connect-window", opt.connect_window, "connections opened at once per thread");
   app.add_flag("--echo", opt.echo_target, "hold: the target is the bare echo server");
+  app.add_option("--group", opt.group,
+                 "echo: relay groups of this many connections, taking turns; each frame goes "
+                 "to every member, as a move's update goes to every seat (reports actions/s)")
+      ->check(CLI::Range(1, 99));
   app.add_option("--updates", opt.updates,
                  "what each change sends: state (event and state frames), combined, patch or "
                  "delta (one update frame, its state whole, patched, or patched more leanly)")
@@ -758,11 +803,38 @@ int main_load(int argc, char** argv) {
   std::vector<std::shared_ptr<EchoClient>> echoes;
   long expected = 0;
   long connections = 0;
-  if (echo) {
+  const bool relay = opt.mode == Mode::kEcho && opt.group > 1;
+  if (relay && opt.connections % opt.group != 0) {
+    std::fprintf(stderr, "campfire-load: echo %ld is not a multiple of --group %d\n",
+                 opt.connections, opt.group);
+    return 2;
+  }
+  if (echo && !relay) {
     for (long i = 0; i < opt.connections; ++i) {
       auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
       echoes.push_back(std::make_shared<EchoClient>(
           w, payload, static_cast<std::size_t>(i) % run.endpoints.size()));
+    }
+    expected = connections = opt.connections;
+  } else if (relay) {
+    opt.seats = opt.group;  // a group stands for a room: bytes per seat are per member
+    // A group's members share one thread, so its turn-taking needs no lock. The payloads keep
+    // the asked size with the next member's number in them.
+    for (long g = 0; g * opt.group < opt.connections; ++g) {
+      auto& w = *workers[static_cast<std::size_t>(g % opt.threads)];
+      auto group = std::make_shared<RelayGroup>();
+      group->name = std::to_string(g);
+      for (int i = 0; i < opt.group; ++i) {
+        std::string p = R"({"type":"relay","next":)" + std::to_string(i) + R"(,"pad":")";
+        p += std::string(opt.frame_bytes > p.size() + 2 ? opt.frame_bytes - p.size() - 2 : 1, 'x');
+        p += "\"}";
+        group->payloads.push_back(std::move(p));
+      }
+      for (int i = 0; i < opt.group; ++i) {
+        group->members.push_back(std::make_shared<EchoClient>(
+            w, payload, static_cast<std::size_t>(g) % run.endpoints.size(), group, i));
+        echoes.push_back(group->members.back());
+      }
     }
     expected = connections = opt.connections;
   } else {
@@ -833,10 +905,10 @@ int main_load(int argc, char** argv) {
   } else {
     std::printf(
         " actions_per_s=%.0f msgs_per_s=%.0f avg_frame_bytes=%.0f games=%llu",
-        opt.mode == Mode::kEcho ? 0.0 : samples / secs, static_cast<double>(total.frames) / secs,
+        opt.mode == Mode::kEcho && !relay ? 0.0 : samples / secs, static_cast<double>(total.frames) / secs,
         total.frames ? static_cast<double>(total.bytes) / static_cast<double>(total.frames) : 0.0,
         static_cast<unsigned long long>(total.games));
-    if (opt.mode != Mode::kEcho && samples > 0) {
+    if ((opt.mode != Mode::kEcho || relay) && samples > 0) {
       // What one seat receives per action, every frame counted (replies, whole states, updates).
       std::printf(" bytes_per_seat_action=%.0f",
                   static_cast<double>(total.bytes) / samples / opt.seats);
@@ -853,7 +925,7 @@ int main_load(int argc, char** argv) {
     std::printf(" load_cpu_pct=%.0f", 100.0 * own_cpu / secs);
     if (!pids.empty()) {
       std::printf(" server_cpu_pct=%.0f", 100.0 * server_cpu / secs);
-      if (opt.mode != Mode::kEcho && samples > 0) {
+      if ((opt.mode != Mode::kEcho || relay) && samples > 0) {
         std::printf(" server_us_per_action=%.0f", 1e6 * server_cpu / samples);
       }
     }
