@@ -160,6 +160,112 @@ TEST_F(JournalStore, RecordsOfOneTurnAreCommittedTogether) {
   EXPECT_EQ(j->load("ABCDEF")->log.size(), 10u);
 }
 
+// With the writer idle, a turn's records are committed by the event loop's own thread when the
+// turn ends: durable, and their completions called, before the loop goes on, with no hand-over.
+TEST_F(JournalStore, AnIdleWritersTurnIsCommittedByTheEventLoop) {
+  auto j = make_journal("sqlite", dir_, false);
+  boost::asio::io_context io;
+  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+  j->write(create_record("ABCDEF"), nullptr);
+  io.run();
+  io.restart();
+  j->flush();
+  const Journal::Stats before = j->stats();
+
+  const auto loop = std::this_thread::get_id();
+  std::vector<std::thread::id> called_on;
+  boost::asio::post(io, [&] {
+    for (std::size_t i = 0; i < 3; ++i) {
+      j->write(action_record("ABCDEF", i, static_cast<long long>(i) + 1), [&](bool ok) {
+        EXPECT_TRUE(ok);
+        called_on.push_back(std::this_thread::get_id());
+      });
+    }
+  });
+  io.run();  // no flush: the turn's end committed them
+  EXPECT_EQ(called_on, (std::vector<std::thread::id>(3, loop)));
+  EXPECT_EQ(j->stats().records - before.records, 3u);
+  EXPECT_EQ(j->stats().commits - before.commits, 1u);
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 3u);
+}
+
+// While the writer commits, a turn's records go to it instead: they commit after what it holds,
+// in order, and the event loop never waits for another commit.
+TEST_F(JournalStore, ABusyWriterTakesTheTurnsRecordsAfterItsOwn) {
+  auto j = make_journal("sqlite", dir_, false);
+  j->write(create_record("ABCDEF"), nullptr);
+  j->flush();
+  std::mutex m;
+  std::condition_variable cv;
+  bool in_commit = false;
+  bool go_on = false;
+  j->on_commit = [&](std::chrono::nanoseconds, std::size_t) {
+    std::unique_lock lock(m);
+    if (go_on) return;
+    in_commit = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return go_on; });
+  };
+  std::vector<std::size_t> order;
+  std::vector<std::thread::id> called_on;
+  auto done = [&](std::size_t i) {
+    return [&, i](bool ok) {
+      EXPECT_TRUE(ok);
+      std::lock_guard lock(m);
+      order.push_back(i);
+      called_on.push_back(std::this_thread::get_id());
+    };
+  };
+  // Written outside any turn: the writer thread takes it, and its commit holds.
+  j->write(action_record("ABCDEF", 0, 1), done(0));
+  {
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return in_commit; }));
+  }
+  boost::asio::io_context io;
+  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+  boost::asio::post(io, [&] { j->write(action_record("ABCDEF", 1, 2), done(1)); });
+  io.run();  // returns at once: the record waits for the writer
+  {
+    std::lock_guard lock(m);
+    EXPECT_TRUE(order.empty());
+    go_on = true;
+  }
+  cv.notify_all();
+  j->flush();
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1}));
+  ASSERT_EQ(called_on.size(), 2u);
+  EXPECT_NE(called_on[1], std::this_thread::get_id());
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 2u);
+}
+
+// A journal that syncs every commit to disk never commits on the event loop: a sync takes
+// milliseconds, which every other room on that loop would wait for.
+TEST_F(JournalStore, ASyncedJournalCommitsOnlyOnItsWriter) {
+  auto j = make_journal("sqlite", dir_, true);
+  boost::asio::io_context io;
+  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+  j->write(create_record("ABCDEF"), nullptr);
+  io.run();
+  io.restart();
+  j->flush();
+  std::mutex m;
+  std::thread::id called_on;
+  boost::asio::post(io, [&] {
+    j->write(action_record("ABCDEF", 0, 1), [&](bool ok) {
+      EXPECT_TRUE(ok);
+      std::lock_guard lock(m);
+      called_on = std::this_thread::get_id();
+    });
+  });
+  io.run();
+  j->flush();
+  std::lock_guard lock(m);
+  EXPECT_NE(called_on, std::thread::id());
+  EXPECT_NE(called_on, std::this_thread::get_id());
+  EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
+}
+
 // flush() does not wait for the end of a turn that the flushing thread would end, and a journal
 // closed with records still gathered keeps them; the release posted for them then does nothing.
 TEST_F(JournalStore, GatheredRecordsAreKeptByFlushAndByClosing) {
