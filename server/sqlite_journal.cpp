@@ -14,99 +14,17 @@
 #include <string>
 #include <thread>
 
+#include "server/sqlite_db.hpp"
+#include "server/sqlite_reader.hpp"
+
 namespace campfire::server {
 
 namespace {
 
+using sqlite::Stmt;
+
 std::string dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-// A prepared statement, reset after every use.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) {
-    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK) {
-      throw std::runtime_error(std::string("journal: cannot prepare: ") + sqlite3_errmsg(db));
-    }
-  }
-  ~Stmt() { sqlite3_finalize(stmt_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Stmt& bind(int i, long long v) {
-    sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-  }
-  Stmt& bind(int i, const std::string& v) {
-    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt& bind_null(int i) {
-    sqlite3_bind_null(stmt_, i);
-    return *this;
-  }
-  // Steps once; true when a row is ready.
-  bool step() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) {
-      const std::string message = sqlite3_errmsg(sqlite3_db_handle(stmt_));
-      reset();
-      throw std::runtime_error("journal: " + message);
-    }
-    return false;
-  }
-  void run() {
-    step();
-    reset();
-  }
-  void reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
-  std::string text(int col) const {
-    const auto* p = sqlite3_column_text(stmt_, col);
-    return p == nullptr ? std::string()
-                        : std::string(reinterpret_cast<const char*>(p),
-                                      static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
-  }
-  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-void exec(sqlite3* db, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string message = err != nullptr ? err : "unknown error";
-    sqlite3_free(err);
-    throw std::runtime_error(std::string("journal: ") + message + " in: " + sql);
-  }
-}
-
-sqlite3* open_db(const std::string& path, bool fsync) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
-    const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    throw std::runtime_error("journal: cannot open " + path + ": " + message);
-  }
-  sqlite3_busy_timeout(db, 5000);
-  try {
-    exec(db, "PRAGMA journal_mode=WAL");
-    // In WAL mode NORMAL survives any process crash; FULL also survives losing power.
-    exec(db, fsync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
-    exec(db, "PRAGMA foreign_keys=OFF");
-  } catch (...) {
-    sqlite3_close(db);
-    throw;
-  }
-  return db;
 }
 
 constexpr const char* kSchema = R"sql(
@@ -153,9 +71,9 @@ class SqliteJournal final : public Journal {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
     path_ = (std::filesystem::path(dir) / "campfire.db").string();
-    writer_db_ = open_db(path_, fsync);
+    writer_db_ = sqlite::open(path_, fsync);
     try {
-      exec(writer_db_, kSchema);
+      sqlite::exec(writer_db_, kSchema);
       upgrade();
     } catch (...) {
       // A journal this server cannot use (one in a later format, say) is closed before the error
@@ -163,14 +81,17 @@ class SqliteJournal final : public Journal {
       sqlite3_close(writer_db_);
       throw;
     }
-    reader_db_ = open_db(path_, fsync);
-    {
-      Stmt codes(reader_db_, "SELECT code FROM rooms");
-      while (codes.step()) codes_.insert(codes.text(0));
-      codes.reset();
+    try {
+      reader_ = std::make_unique<SqliteReader>(path_, fsync);
+      for (auto& code : reader_->codes()) codes_.insert(std::move(code));
+      prepare();
+    } catch (...) {
+      statements_.clear();
+      reader_.reset();
+      sqlite3_close(writer_db_);
+      throw;
     }
-    prepare();
-    checkpoint_db_ = open_db(path_, fsync);
+    checkpoint_db_ = sqlite::open(path_, fsync);
     // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
     // past limits_.checkpoint_pages it wakes the checkpointer instead.
     sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
@@ -201,9 +122,8 @@ class SqliteJournal final : public Journal {
     checkpoint_wake_.notify_all();
     checkpointer_.join();
     statements_.clear();
-    reader_.clear();
     sqlite3_close(checkpoint_db_);
-    sqlite3_close(reader_db_);
+    reader_.reset();
     // The last connection to close copies what the WAL still holds into the database.
     sqlite3_close(writer_db_);
   }
@@ -252,84 +172,14 @@ class SqliteJournal final : public Journal {
   }
 
   std::vector<StoredRoom> live(std::int64_t finished_since_ms) override {
-    std::vector<std::string> codes;
-    {
-      std::lock_guard lock(read_mutex_);
-      Stmt q(reader_db_,
-             "SELECT code FROM rooms WHERE status IN ('waiting','playing')"
-             " OR (status = 'over' AND finished_ms >= ?1) ORDER BY created_ms");
-      q.bind(1, finished_since_ms);
-      while (q.step()) codes.push_back(q.text(0));
-      q.reset();
-    }
     std::vector<StoredRoom> rooms;
-    for (const auto& code : codes) {
+    for (const auto& code : reader_->live_codes(finished_since_ms)) {
       if (auto r = load(code)) rooms.push_back(std::move(*r));
     }
     return rooms;
   }
 
-  std::optional<StoredRoom> load(const std::string& code) override {
-    std::lock_guard lock(read_mutex_);
-    Stmt& q = *reader_.at(0);
-    q.bind(1, code);
-    if (!q.step()) {
-      q.reset();
-      return std::nullopt;
-    }
-    StoredRoom r;
-    try {
-      r.code = code;
-      r.game = q.text(0);
-      r.seats = static_cast<int>(q.integer(1));
-      r.options = json::parse(q.text(2));
-      r.seed = std::stoull(q.text(3));
-      r.deck_order = q.is_null(4) ? json(nullptr) : json::parse(q.text(4));
-      r.listed = q.integer(5) != 0;
-      r.settings = json::parse(q.text(6));
-      r.status = q.text(7);
-      r.version = q.integer(8);
-      r.created_ms = q.integer(9);
-      r.finished_ms = q.is_null(10) ? 0 : q.integer(10);
-      r.result = q.is_null(11) ? json(nullptr) : json::parse(q.text(11));
-      r.fairness = q.is_null(12) ? json(nullptr) : json::parse(q.text(12));
-    } catch (const std::exception& e) {
-      q.reset();
-      spdlog::error("journal: room {} is unreadable: {}", code, e.what());
-      return std::nullopt;
-    }
-    q.reset();
-    Stmt& seats = *reader_.at(1);
-    seats.bind(1, code);
-    while (seats.step()) {
-      r.seat_list.push_back(
-          {static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2), seats.text(3),
-           seats.is_null(4) ? std::vector<SeatName>{}
-                            : names_from_json(json::parse(seats.text(4), nullptr, false)),
-           seats.text(5)});
-    }
-    seats.reset();
-    Stmt& actions = *reader_.at(2);
-    actions.bind(1, code);
-    std::size_t expected = 0;
-    bool ok = true;
-    while (actions.step()) {
-      if (static_cast<std::size_t>(actions.integer(0)) != expected++) ok = false;
-      try {
-        r.log.push_back({static_cast<int>(actions.integer(1)), json::parse(actions.text(2)),
-                         actions.integer(3)});
-        r.version = std::max(r.version, actions.integer(4));
-      } catch (const std::exception&) {
-        ok = false;
-      }
-    }
-    actions.reset();
-    if (!ok) {
-      spdlog::error("journal: room {} has a gap or damage in its log", code);
-      return std::nullopt;
-    }
-    return r;
-  }
+  std::optional<StoredRoom> load(const std::string& code) override { return reader_->load(code); }
 
   bool has(const std::string& code) override {
     std::lock_guard lock(mutex_);
@@ -337,15 +187,7 @@ class SqliteJournal final : public Journal {
   }
 
   std::size_t prune(std::int64_t before_ms) override {
-    std::vector<std::string> codes;
-    {
-      std::lock_guard lock(read_mutex_);
-      Stmt q(reader_db_,
-             "SELECT code FROM rooms WHERE status IN ('over','abandoned') AND finished_ms < ?1");
-      q.bind(1, before_ms);
-      while (q.step()) codes.push_back(q.text(0));
-      q.reset();
-    }
+    const std::vector<std::string> codes = reader_->ended_before(before_ms);
     for (const auto& code : codes) {
       Record r;
       r.kind = Record::Kind::kRemove;
@@ -492,15 +334,16 @@ class SqliteJournal final : public Journal {
       throw std::runtime_error("journal: " + path_ + " is in format " + std::to_string(format) +
                                ", newer than this server's " + std::to_string(kFormat));
     }
-    if (!has_column("seats", "names")) exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
+    if (!has_column("seats", "names"))
+      sqlite::exec(writer_db_, "ALTER TABLE seats ADD COLUMN names TEXT");
     if (!has_column("rooms", "fairness")) {
-      exec(writer_db_, "ALTER TABLE rooms ADD COLUMN fairness TEXT");
+      sqlite::exec(writer_db_, "ALTER TABLE rooms ADD COLUMN fairness TEXT");
     }
     if (!has_column("seats", "entropy")) {
-      exec(writer_db_, "ALTER TABLE seats ADD COLUMN entropy TEXT NOT NULL DEFAULT ''");
+      sqlite::exec(writer_db_, "ALTER TABLE seats ADD COLUMN entropy TEXT NOT NULL DEFAULT ''");
     }
     if (format < kFormat) {
-      exec(writer_db_, ("PRAGMA user_version = " + std::to_string(kFormat)).c_str());
+      sqlite::exec(writer_db_, ("PRAGMA user_version = " + std::to_string(kFormat)).c_str());
     }
   }
 
@@ -538,14 +381,6 @@ class SqliteJournal final : public Journal {
         "COMMIT",
     };
     for (const char* s : sql) statements_.push_back(std::make_unique<Stmt>(writer_db_, s));
-    for (const char* s :
-         {"SELECT game, seats, options, seed, deck_order, listed, settings, status, version,"
-          " created_ms, finished_ms, result, fairness FROM rooms WHERE code = ?1",
-          "SELECT seat, name, token_hash, bot, names, entropy FROM seats WHERE code = ?1"
-          " ORDER BY seat",
-          "SELECT idx, seat, action, at_ms, version FROM actions WHERE code = ?1 ORDER BY idx"}) {
-      reader_.push_back(std::make_unique<Stmt>(reader_db_, s));
-    }
   }
 
   Stmt& st(S s) { return *statements_[s]; }
@@ -741,15 +576,13 @@ class SqliteJournal final : public Journal {
   const WalLimits limits_;
   std::string path_;
   sqlite3* writer_db_ = nullptr;
-  sqlite3* reader_db_ = nullptr;
   std::vector<std::unique_ptr<Stmt>> statements_;  // under commit_mutex_
-  std::vector<std::unique_ptr<Stmt>> reader_;      // under read_mutex_
-  std::mutex read_mutex_;
+  std::unique_ptr<SqliteReader> reader_;
 
   // Whoever commits holds it, the writer thread or an event loop's (release_gathered); taken
   // before mutex_ when both are.
   std::mutex commit_mutex_;
-  const bool commit_in_turn_;  // whether an event loop may commit its turn's records itself
+  const bool commit_in_turn_;     // whether an event loop may commit its turn's records itself
   bool reset_requested_ = false;  // under mutex_: an event loop's commit found the WAL too long
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -1,5 +1,6 @@
-// The SQLite journal: `campfire.db` in WAL mode, one writer thread committing each turn's records
-// together, a reader for loads and a checkpointer beside them.
+// The SQLite journal: `campfire.db` in WAL mode. Each turn's records are committed together, by the
+// event loop that ends the turn or by the journal's writer thread; loads go through a reader of
+// their own (server/sqlite_reader.hpp) and checkpoints run on a thread beside them.
 #pragma once
 
 #include <memory>
