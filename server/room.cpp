@@ -318,8 +318,8 @@ void Room::changed(const std::vector<Event>* events) {
   for (int s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
-    own_state(s, own);
     const bool texts = c->texts();
+    own_state(s, texts, own);
     const UpdateFrames::Own mine = own.parts(texts);
     if (c->updates() == UpdateMode::kState) {
       for (std::size_t i = 0; i < n_events; ++i) {
@@ -339,7 +339,7 @@ void Room::changed(const std::vector<Event>* events) {
     }
   }
   if (!spectators_.empty()) {
-    own_state(-1, own);
+    own_state(-1, false, own);  // a spectator has no choices, nor their words
     Frame states[2];  // without and with labels
     for (const auto& w : spectators_) {
       auto c = w.lock();
