@@ -92,14 +92,17 @@ void WebSocketSession::on_accept(beast::error_code ec) {
 }
 
 void WebSocketSession::do_read() {
+  // Into plain buffers, not the dynamic buffer: that read wraps this one in a second operation,
+  // and the pending read is what every idle connection holds.
   with_ws([&](auto& ws) {
     ws.async_read_some(
-        buffer_, kFirstRead,
+        buffer_.prepare(kFirstRead),
         beast::bind_front_handler(&WebSocketSession::on_read_start, shared_from_this()));
   });
 }
 
 void WebSocketSession::on_read_start(beast::error_code ec, std::size_t bytes) {
+  buffer_.commit(bytes);
   if (!ec) heard();
   if (ec || with_ws([](auto& ws) { return ws.is_message_done(); })) return on_read(ec, bytes);
   // The message's size limit counts the whole message, these first bytes included.
