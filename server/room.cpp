@@ -265,9 +265,8 @@ void Room::journal_failed() {
     if (auto c = w.lock()) c->send(f);
   }
   closed_ = true;
-  closed_reason_ = "the room is paused until the server restarts";
   std::lock_guard lock(summary_mutex_);
-  refusal_ = closed_reason_;
+  refusal_ = "the room is paused until the server restarts";
   clocks_.cancel_all();
   bots_.stop();
 }
@@ -632,9 +631,8 @@ void Room::history(std::shared_ptr<Client> c, json id) {
 void Room::shutdown(std::string reason) {
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
     self->closed_ = true;
-    self->closed_reason_ = reason;
     std::lock_guard lock(self->summary_mutex_);
-    self->refusal_ = reason;
+    self->refusal_ = std::move(reason);
     self->clocks_.cancel_all();
     self->bots_.stop();
   });

@@ -251,7 +251,6 @@ class Room : public std::enable_shared_from_this<Room> {
   // When and how the bots that hold seats move.
   BotScheduler bots_;
   bool closed_ = false;
-  std::string closed_reason_;
 
   // The version the last journal record will bring, and the frames waiting for the journal.
   long long recorded_version_ = 0;
