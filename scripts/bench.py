@@ -162,17 +162,25 @@ def play_cell(args, pin, game, seats, conns):
     return play, echo, rates
 
 
+# The games whose idle seated connections the hold table measures (the targets name both).
+HOLD_GAMES = ["pinocchio", "tricky-tribes"]
+
+
 def hold_cell(args, pin, conns):
-    with Server(args, args.server, False, pin.server) as s:
-        time.sleep(0.3)
-        hold = load(args, pin.load, s.port, ["hold", conns],
-                    ["--game", "pinocchio", "--seats", 4, "--setup-timeout", 120],
-                    server_pid=s.proc.pid)
+    """One run at `conns` connections: each game's hold on a fresh server, and the echo server's
+    hold, which every game's row is compared with."""
+    holds = {}
+    for game in HOLD_GAMES:
+        with Server(args, args.server, False, pin.server) as s:
+            time.sleep(0.3)
+            holds[game] = load(args, pin.load, s.port, ["hold", conns],
+                               ["--game", game, "--seats", 4, "--setup-timeout", 120],
+                               server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
         time.sleep(0.3)
         echo = load(args, pin.load, e.port, ["hold", conns, "--echo"],
                     ["--setup-timeout", 120], server_pid=e.proc.pid)
-    return hold, echo
+    return holds, echo
 
 
 class Redis:
@@ -410,24 +418,28 @@ def play_table(args, pin, listed, out):
 
 def hold_table(args, pin, fds, out):
     out("")
-    out("| hold | server bytes/conn | echo bytes/conn | ratio | ready | errors |")
-    out("|---|---|---|---|---|---|")
+    out("| hold | game | server bytes/conn | echo bytes/conn | ratio | ready | errors |")
+    out("|---|---|---|---|---|---|---|")
     for conns in args.holds:
         if conns + 200 > fds:
-            out(f"| {conns} | skipped: {fds} open files allowed | | | | |")
+            out(f"| {conns} | | skipped: {fds} open files allowed | | | | |")
             continue
         cells = [hold_cell(args, pin, conns) for _ in range(args.runs)]
-        holds = [c[0] for c in cells]
         echoes = [c[1] for c in cells]
-        ratio = med([h["bytes_per_conn"] / e["bytes_per_conn"] for h, e in cells
-                     if h.get("bytes_per_conn") and e.get("bytes_per_conn")])
-        ready = med([h["ready"] * 4 for h in holds if "ready" in h])
-        errors = sum(int(r.get("errors", 0) + r.get("failures", 0)) for r in holds + echoes)
-        out(f"| {conns} | {med([h['bytes_per_conn'] for h in holds if 'bytes_per_conn' in h])} "
-            f"| {med([e['bytes_per_conn'] for e in echoes if 'bytes_per_conn' in e])} | {ratio} "
-            f"| {ready} | {errors} |")
+        echo_errors = sum(int(e.get("errors", 0) + e.get("failures", 0)) for e in echoes)
+        for game in HOLD_GAMES:
+            pairs = [(c[0][game], c[1]) for c in cells]
+            holds = [h for h, _ in pairs]
+            ratio = med([h["bytes_per_conn"] / e["bytes_per_conn"] for h, e in pairs
+                         if h.get("bytes_per_conn") and e.get("bytes_per_conn")])
+            ready = med([h["ready"] * 4 for h in holds if "ready" in h])
+            errors = echo_errors + sum(int(h.get("errors", 0) + h.get("failures", 0))
+                                       for h in holds)
+            out(f"| {conns} | {game} "
+                f"| {med([h['bytes_per_conn'] for h in holds if 'bytes_per_conn' in h])} "
+                f"| {med([e['bytes_per_conn'] for e in echoes if 'bytes_per_conn' in e])} "
+                f"| {ratio} | {ready} | {errors} |")
         sys.stderr.write(f"done: hold {conns}\n")
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,15 +22,15 @@ void offer_engine(bots::Decision& decision, const State& st, Seat seat) {
 }  // namespace
 
 BotScheduler::BotScheduler(const Strand& strand, const Config& config, const Match& match,
-                           Seats& seats, std::string room, std::uint64_t seed, Table table)
+                           Seats& seats, const std::string& room, std::uint64_t seed,
+                           Table table)
     : strand_(strand),
       config_(config),
       match_(match),
       seats_(seats),
-      room_(std::move(room)),
+      room_(room),
       table_(std::move(table)),
-      rng_(seed ^ 0xB07B07ull),
-      timer_(strand) {}
+      rng_(seed ^ 0xB07B07ull) {}
 
 void BotScheduler::reseed(std::uint64_t seed) {
   rng_ = Rng(seed ^ 0xB07B07ull);
@@ -49,7 +49,7 @@ void BotScheduler::table_changed() {
   if (planned_) {
     planned_ = false;
     ++plan_;
-    timer_.cancel();
+    timer_->cancel();
   }
 }
 
@@ -61,7 +61,7 @@ void BotScheduler::hear(const std::vector<Event>& events) {
     for (const Event& e : events) {
       if (!e.to.includes(s)) continue;
       if (busy) {
-        info.unheard.push_back(e);
+        unheard_.push_back(e);
       } else {
         info.bot->observe(e);
       }
@@ -135,8 +135,8 @@ void BotScheduler::thought(Seat seat, long long version, const bots::Strategy* b
   abandoned_.reset();
   Seats::Info& info = seats_[seat];
   // The bot hears, in order, what its seat was told while it searched.
-  std::vector<Event> unheard = std::move(info.unheard);
-  info.unheard.clear();
+  std::vector<Event> unheard = std::move(unheard_);
+  unheard_.clear();
   if (info.bot.get() == bot) {
     for (const Event& e : unheard) info.bot->observe(e);
   }
@@ -175,8 +175,9 @@ void BotScheduler::plan(Seat seat, Action a, std::chrono::steady_clock::time_poi
       std::chrono::steady_clock::duration::zero(), delay() - waited);
   planned_ = true;
   const std::uint64_t number = ++plan_;
-  timer_.expires_after(wait);
-  timer_.async_wait(
+  if (!timer_) timer_ = std::make_unique<asio::steady_timer>(strand_);
+  timer_->expires_after(wait);
+  timer_->async_wait(
       [this, owner = table_.owner(), number, seat, a = std::move(a)](boost::system::error_code ec) {
         // A change since the move was chosen (table_changed() moves plan_ on) drops it.
         if (ec || stopped_ || plan_ != number) return;
@@ -194,7 +195,7 @@ void BotScheduler::plan(Seat seat, Action a, std::chrono::steady_clock::time_poi
 void BotScheduler::stop() {
   stopped_ = true;
   if (abandoned_) abandoned_->store(true, std::memory_order_relaxed);
-  timer_.cancel();
+  if (timer_) timer_->cancel();
 }
 
 }  // namespace campfire::server

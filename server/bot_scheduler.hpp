@@ -46,10 +46,11 @@ class BotScheduler {
     std::function<std::shared_ptr<void>()> owner;
   };
 
-  // `match` and `seats` are the room's (read, and each bot told what its seat hears); `seed`
-  // starts the bots' generator, so a room's bots play the same way on every replay of a run.
+  // `match` and `seats` are the room's (read, and each bot told what its seat hears), as is its
+  // code `room` (for the log); `seed` starts the bots' generator, so a room's bots play the same
+  // way on every replay of a run.
   BotScheduler(const Strand& strand, const Config& config, const Match& match, Seats& seats,
-               std::string room, std::uint64_t seed, Table table);
+               const std::string& room, std::uint64_t seed, Table table);
 
   // Where expert bots search (call before anyone can reach the room); without a pool a bot
   // searches on the room's strand.
@@ -88,17 +89,21 @@ class BotScheduler {
   const Config& config_;
   const Match& match_;
   Seats& seats_;
-  const std::string room_;
+  const std::string& room_;
   Table table_;
   Rng rng_;
   BotPool* pool_ = nullptr;
   bool stopped_ = false;
-  asio::steady_timer timer_;
-  // A bot's move waits on timer_; plan_ numbers the plans so a dropped one is ignored.
+  // A bot's move waits on timer_ (made for the first: a room without bots never needs it, and a
+  // timer is over a hundred bytes); plan_ numbers the plans so a dropped one is ignored.
+  std::unique_ptr<asio::steady_timer> timer_;
   bool planned_ = false;
   std::uint64_t plan_ = 0;
   // The seat whose bot is searching on the pool, and how to tell that search to stop early.
   std::optional<Seat> thinking_;
+  // What that seat was told while its bot searched: heard once the search is back (one seat at
+  // a time searches, so the seats need no list each).
+  std::vector<Event> unheard_;
   std::shared_ptr<std::atomic<bool>> abandoned_;
 };
 

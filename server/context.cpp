@@ -143,9 +143,9 @@ void ServerContext::rejoin_done(const std::string& address, bool wrong) {
   for (auto& go : refused) go(false);
 }
 
-void ServerContext::track(const std::shared_ptr<Client>& session, std::function<void()> close) {
+void ServerContext::track(const std::shared_ptr<Client>& client, Session& session) {
   std::lock_guard lock(mutex_);
-  sessions_[session.get()] = Tracked{session, std::move(close)};
+  sessions_[client.get()] = Tracked{client, &session};
 }
 
 void ServerContext::untrack(const void* session) {
@@ -153,13 +153,30 @@ void ServerContext::untrack(const void* session) {
   sessions_.erase(session);
 }
 
-void ServerContext::close_all() {
-  std::vector<std::function<void()>> all;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [session, tracked] : sessions_) all.push_back(tracked.close);
+std::vector<std::pair<std::shared_ptr<Client>, ServerContext::Session*>>
+ServerContext::live_sessions() const {
+  std::vector<std::pair<std::shared_ptr<Client>, Session*>> all;
+  std::lock_guard lock(mutex_);
+  all.reserve(sessions_.size());
+  for (const auto& [key, tracked] : sessions_) {
+    if (auto c = tracked.client.lock()) all.emplace_back(std::move(c), tracked.session);
   }
-  for (auto& close : all) close();
+  return all;
+}
+
+void ServerContext::close_all() {
+  for (const auto& [client, session] : live_sessions()) session->go_away();
+}
+
+void ServerContext::check_silence() {
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto& [client, session] : live_sessions()) session->check_silence(now);
+}
+
+std::chrono::steady_clock::duration ServerContext::silence_interval() const {
+  const auto eighth = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(config.idle_timeout_s / 8));
+  return std::min<std::chrono::steady_clock::duration>(eighth, std::chrono::seconds(5));
 }
 
 std::size_t ServerContext::broadcast(const Frame& frame) {

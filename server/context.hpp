@@ -98,10 +98,29 @@ class ServerContext {
   // The room answered a rejoin that was allowed: `wrong` spends the unit it held.
   void rejoin_done(const std::string& address, bool wrong);
 
-  // Live WebSocket sessions, so a shutdown can tell every one of them.
-  void track(const std::shared_ptr<Client>& session, std::function<void()> close);
+  // What the server asks of each live WebSocket session.
+  class Session {
+   public:
+    // Closes the connection politely (server shutdown).
+    virtual void go_away() = 0;
+    // The server-wide sweep's look at the connection at `now`: a peer silent for half the idle
+    // timeout is pinged, one silent for all of it dropped. One sweep for every connection
+    // instead of a timer of each connection's own keeps idle connections small.
+    virtual void check_silence(std::chrono::steady_clock::time_point now) = 0;
+
+   protected:
+    ~Session() = default;
+  };
+  // Live WebSocket sessions (`client` and `session` are one object), so a shutdown can tell
+  // every one of them and the sweep can look at them.
+  void track(const std::shared_ptr<Client>& client, Session& session);
   void untrack(const void* session);
   void close_all();
+  // Looks at every live session's silence (see Session::check_silence).
+  void check_silence();
+  // How often the server looks: an eighth of the idle timeout, at most every 5 seconds, so a
+  // ping and a close come at most that late.
+  std::chrono::steady_clock::duration silence_interval() const;
   // What every room of this server says of itself (the admin API), in code order; `done` runs
   // once, from any thread.
   void describe_rooms(std::function<void(json)> done) const;
@@ -116,8 +135,10 @@ class ServerContext {
 
   struct Tracked {
     std::weak_ptr<Client> client;
-    std::function<void()> close;
+    Session* session = nullptr;  // the same object as `client`: used while that is locked
   };
+  // The live sessions, each kept alive while it is called.
+  std::vector<std::pair<std::shared_ptr<Client>, Session*>> live_sessions() const;
   mutable std::mutex mutex_;
   std::map<std::string, int> per_address_;
   struct Bucket {

@@ -42,19 +42,12 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   c.actions = match_.state().legal_actions(seat);
   // Held while the room idles: no spare room.
   c.actions.shrink_to_fit();
-  // The words may change while the actions do not (a seat's new name), so they are always
-  // written; both arrays are written as text straight away, as dump() would write them.
-  std::string labels = "[";
-  for (const Action& a : c.actions) {
-    if (labels.size() > 1) labels += ',';
-    protocol::append_json_string(label_(seat, a), labels);
-  }
-  labels += ']';
-  const std::optional<Choices>& was = slot.choices;
+  std::optional<Choices>& was = slot.choices;
   if (was && !same_unknown && was->actions == c.actions) {
     c.text = was->text;
     c.hash = was->hash;
   } else {
+    // Written as text straight away, as dump() would write it.
     std::string actions = "[";
     for (const Action& a : c.actions) {
       if (actions.size() > 1) actions += ',';
@@ -71,15 +64,36 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
       c.text = std::make_shared<const std::string>(std::move(actions));
     }
   }
-  if (was && *was->labels_text == labels) {
-    c.labels_text = was->labels_text;
+  // The words may change while the actions do not (a seat's new name): they are written again
+  // when asked for at this version, and keep the text of the last ones when the same.
+  if (was && was->labels_text) slot.last_labels = std::move(was->labels_text);
+  slot.version = version;
+  slot.choices = std::move(c);
+  return *slot.choices;
+}
+
+const std::shared_ptr<const std::string>& LegalMoves::labels(Seat seat, long long version) {
+  of(seat, version);
+  Slot& slot = seats_[static_cast<std::size_t>(seat)];
+  Choices& c = *slot.choices;
+  if (c.labels_text) return c.labels_text;
+  // Actions let go of are listed again for the words, and not kept for them.
+  std::vector<Action> again;
+  if (slot.actions_gone) again = match_.state().legal_actions(seat);
+  std::string labels = "[";
+  for (const Action& a : slot.actions_gone ? again : c.actions) {
+    if (labels.size() > 1) labels += ',';
+    protocol::append_json_string(label_(seat, a), labels);
+  }
+  labels += ']';
+  if (slot.last_labels && *slot.last_labels == labels) {
+    c.labels_text = std::move(slot.last_labels);
   } else {
     labels.shrink_to_fit();
     c.labels_text = std::make_shared<const std::string>(std::move(labels));
   }
-  slot.version = version;
-  slot.choices = std::move(c);
-  return *slot.choices;
+  slot.last_labels.reset();
+  return c.labels_text;
 }
 
 const std::vector<Action>& LegalMoves::actions(Seat seat, long long version) {
@@ -94,6 +108,8 @@ const std::vector<Action>& LegalMoves::actions(Seat seat, long long version) {
 
 void LegalMoves::let_go_of_actions() {
   for (Slot& slot : seats_) {
+    // Words nobody asked for at this version are not kept for a later one.
+    slot.last_labels.reset();
     if (!slot.choices || slot.actions_gone) continue;
     slot.choices->actions = std::vector<Action>();
     slot.actions_gone = true;

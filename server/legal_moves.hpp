@@ -1,6 +1,7 @@
 // Each seat's choices at one version of a room: its legal actions as the engine gives them, their
 // JSON text as state frames list them, and their words. They are computed once per change, when
-// first asked for, and shared by everyone who needs them: the state frames, the turn timer (which
+// first asked for (the words only for a seat whose member reads them), and shared by everyone who
+// needs them: the state frames, the turn timer (which
 // restarts when a player's choices change) and the bots. The next version computes them afresh,
 // but a seat whose choices and words did not change keeps the very texts it had, so that a patch
 // needs no comparing to see they are the same; and each action's JSON text is written once per
@@ -27,7 +28,8 @@ class LegalMoves {
     std::vector<Action> actions;
     // The actions as a JSON array, as frames carry them, and their words (seat names filled in)
     // as one: shared, so that a member's last frame can keep them without a copy. The words are
-    // kept only as that text: every seat holds its choices while the room lives.
+    // kept only as that text (every seat holds its choices while the room lives), and only once
+    // labels() asked for them at this version: null until then.
     std::shared_ptr<const std::string> text;
     std::shared_ptr<const std::string> labels_text;
     std::size_t hash = 0;             // of `text`: what the seat may do, in one number
@@ -43,9 +45,14 @@ class LegalMoves {
   const Choices& of(Seat seat, long long version);
   // `seat`'s legal actions at `version`: those of of(), computed again if let go since.
   const std::vector<Action>& actions(Seat seat, long long version);
+  // The words of `seat`'s choices at `version` as one JSON array (of()'s labels_text), written
+  // on the first ask at that version. Most programs read no words: a seat whose member does not
+  // ask has none written or kept.
+  const std::shared_ptr<const std::string>& labels(Seat seat, long long version);
   // Lets go of every seat's list of actions, keeping the texts: a room idles with its frames
   // sent, and a list of actions is several times the size of its text (52 bytes an action).
-  // The next version's choices then compare texts to know whether a seat's are the same.
+  // The next version's choices then compare texts to know whether a seat's are the same. Words
+  // of an earlier version that nobody asked for again are let go of too.
   void let_go_of_actions();
   // How many seats' choices have been computed, for tests.
   std::size_t computed() const { return computed_; }
@@ -63,6 +70,9 @@ class LegalMoves {
   struct Slot {
     long long version = -1;
     std::optional<Choices> choices;
+    // The words of the last version they were written at, until this version's are: the same
+    // words keep the very text.
+    std::shared_ptr<const std::string> last_labels;
     bool actions_gone = false;  // choices->actions was let go of (see let_go_of_actions)
   };
 

@@ -265,9 +265,8 @@ void Room::journal_failed() {
     if (auto c = w.lock()) c->send(f);
   }
   closed_ = true;
-  closed_reason_ = "the room is paused until the server restarts";
   std::lock_guard lock(summary_mutex_);
-  refusal_ = closed_reason_;
+  refusal_ = "the room is paused until the server restarts";
   clocks_.cancel_all();
   bots_.stop();
 }
@@ -318,8 +317,8 @@ void Room::changed(const std::vector<Event>* events) {
   for (int s = 0; s < seats_.size(); ++s) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
-    own_state(s, own);
     const bool texts = c->texts();
+    own_state(s, texts, own);
     const UpdateFrames::Own mine = own.parts(texts);
     if (c->updates() == UpdateMode::kState) {
       for (std::size_t i = 0; i < n_events; ++i) {
@@ -339,7 +338,7 @@ void Room::changed(const std::vector<Event>* events) {
     }
   }
   if (!spectators_.empty()) {
-    own_state(-1, own);
+    own_state(-1, false, own);  // a spectator has no choices, nor their words
     Frame states[2];  // without and with labels
     for (const auto& w : spectators_) {
       auto c = w.lock();
@@ -632,9 +631,8 @@ void Room::history(std::shared_ptr<Client> c, json id) {
 void Room::shutdown(std::string reason) {
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
     self->closed_ = true;
-    self->closed_reason_ = reason;
     std::lock_guard lock(self->summary_mutex_);
-    self->refusal_ = reason;
+    self->refusal_ = std::move(reason);
     self->clocks_.cancel_all();
     self->bots_.stop();
   });

@@ -174,7 +174,7 @@ class Room : public std::enable_shared_from_this<Room> {
   using StateParts = protocol::message::StateText;
   StateParts state_parts() const;
   // A member's own part of a state message (seat -1: a spectator's), and a hash of the seat's
-  // legal actions.
+  // legal actions; with the labels when `texts` (the member reads words).
   struct OwnState {
     int seat = -1;
     const UpdateFrames::Text* labels = nullptr;
@@ -186,7 +186,7 @@ class Room : public std::enable_shared_from_this<Room> {
       return {seat, texts ? labels : &UpdateFrames::no_labels(), legal, view, legal_hash};
     }
   };
-  void own_state(int seat, OwnState& own) const;
+  void own_state(int seat, bool texts, OwnState& own) const;
   // An event's body as its recipients read it (names filled in; without `text` for members that
   // read no words), and its own frame.
   std::string event_body(const Event& e, bool texts) const;
@@ -251,7 +251,6 @@ class Room : public std::enable_shared_from_this<Room> {
   // When and how the bots that hold seats move.
   BotScheduler bots_;
   bool closed_ = false;
-  std::string closed_reason_;
 
   // The version the last journal record will bring, and the frames waiting for the journal.
   long long recorded_version_ = 0;

@@ -69,8 +69,7 @@ RoomClocks::RoomClocks(const Strand& strand, const Config& config, RoomSettings 
       settings_(std::move(settings)),
       owner_(std::move(owner)),
       expiry_(std::move(expiry)),
-      window_timer_(strand),
-      turn_timer_(strand) {
+      window_timer_(strand) {
   grace_.resize(static_cast<std::size_t>(seats));
 }
 
@@ -127,7 +126,7 @@ json RoomClocks::window_json(const std::optional<Window>& open) const {
 
 void RoomClocks::turn(SeatSet players, std::size_t key) {
   if (players.empty()) {
-    if (!turn_seats_.empty()) turn_timer_.cancel();
+    if (!turn_seats_.empty()) turn_timer_->cancel();
     turn_seats_ = {};
     turn_ends_at_ms_ = 0;
     return;
@@ -137,8 +136,9 @@ void RoomClocks::turn(SeatSet players, std::size_t key) {
   turn_key_ = key;
   const auto length = scaled(settings_.turn_seconds * 1000.0);
   turn_ends_at_ms_ = wall_ms() + length.count();
-  turn_timer_.expires_after(length);
-  turn_timer_.async_wait([this, owner = owner_(), key](boost::system::error_code ec) {
+  if (!turn_timer_) turn_timer_ = std::make_unique<asio::steady_timer>(window_timer_.get_executor());
+  turn_timer_->expires_after(length);
+  turn_timer_->async_wait([this, owner = owner_(), key](boost::system::error_code ec) {
     if (ec || turn_key_ != key) return;
     const SeatSet late = turn_seats_;
     turn_seats_ = {};
@@ -172,7 +172,7 @@ void RoomClocks::cancel_grace(int seat) {
 
 void RoomClocks::cancel_all() {
   window_timer_.cancel();
-  turn_timer_.cancel();
+  if (turn_timer_) turn_timer_->cancel();
   for (const auto& g : grace_) {
     if (g) g->cancel();
   }

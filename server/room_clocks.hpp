@@ -98,8 +98,9 @@ class RoomClocks {
   };
   std::optional<ClosedWindow> last_closed_;
 
-  // The turn timer: armed for a set of acting players and what they may do.
-  asio::steady_timer turn_timer_;
+  // The turn timer: armed for a set of acting players and what they may do. Made when first
+  // armed: most rooms have no turn timer, and a timer is over a hundred bytes.
+  std::unique_ptr<asio::steady_timer> turn_timer_;
   std::size_t turn_key_ = 0;
   std::int64_t turn_ends_at_ms_ = 0;
   SeatSet turn_seats_;

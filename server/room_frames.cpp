@@ -156,7 +156,7 @@ Room::StateParts Room::state_parts() const {
   return StateParts(s);
 }
 
-void Room::own_state(int seat, OwnState& own) const {
+void Room::own_state(int seat, bool texts, OwnState& own) const {
   const State& st = match_.state();
   const bool waiting = status_ == RoomStatus::kWaiting;
   // A seat's choices are written once per change and shared with the turn timer and the bots.
@@ -164,7 +164,8 @@ void Room::own_state(int seat, OwnState& own) const {
   const LegalMoves::Choices* choices = !waiting && seat >= 0 ? &legal_.of(seat, version_) : nullptr;
   own.seat = seat;
   own.legal = choices ? &choices->text : &kNone;
-  own.labels = choices ? &choices->labels_text : &kNone;
+  // The words are written only for a member who reads them.
+  own.labels = choices && texts ? &legal_.labels(seat, version_) : &kNone;
   own.legal_hash = choices ? choices->hash : std::hash<std::string>{}(*kNone);
   // The view, the largest part, is written into a buffer that keeps its capacity from frame to
   // frame.
@@ -206,7 +207,7 @@ std::string Room::event_frame(const std::string& body) const {
 
 void Room::send_state(const std::shared_ptr<Client>& c, int seat) {
   OwnState own;
-  own_state(seat, own);
+  own_state(seat, c->texts(), own);
   out(c, make_frame(updates_.sent_state(*c, version_, state_parts(), own.parts(c->texts()))));
 }
 

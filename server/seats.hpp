@@ -38,8 +38,6 @@ class Seats {
     // The bot playing the seat (kBot, kAway); shared with a worker while it searches there.
     std::shared_ptr<bots::Strategy> bot;
     std::string bot_name;  // a server bot's strategy (kBot only)
-    // What the seat was told while its bot was searching: heard once the search is back.
-    std::vector<Event> unheard;
     // The version at which this seat's legal actions last changed, and their hash: an action
     // naming an older version is stale only if what the seat could do has changed since.
     long long legal_since = 0;

@@ -20,7 +20,8 @@ Server::Server(Config config)
       ioc_(std::make_unique<boost::asio::io_context>(config_.threads)),
       ctx_(std::make_unique<ServerContext>(*ioc_, config_)),
       sweeper_(std::make_unique<boost::asio::steady_timer>(*ioc_)),
-      publisher_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {
+      publisher_(std::make_unique<boost::asio::steady_timer>(*ioc_)),
+      silence_(std::make_unique<boost::asio::steady_timer>(*ioc_)) {
   if (!config_.tls_cert.empty() || !config_.tls_key.empty()) {
     if (config_.tls_cert.empty() || config_.tls_key.empty()) {
       throw std::runtime_error("TLS needs both a certificate and its key");
@@ -52,6 +53,7 @@ Server::~Server() {
   listener_.reset();
   sweeper_.reset();
   publisher_.reset();
+  silence_.reset();
   // The journal's last completions post to rooms' strands: end it while the io_context exists.
   ctx_->journal.reset();
   // Redis' last answers (a lookup, a claim) post to the io_context too.
@@ -69,6 +71,7 @@ std::uint16_t Server::start() {
   listener_->run();
   if (ctx_->cluster) join_cluster(listener_->port());
   sweep_later();
+  listen_for_silence();
   for (int i = 0; i < config_.threads; ++i) {
     threads_.emplace_back([this] { ioc_->run(); });
   }
@@ -131,6 +134,15 @@ void Server::sweep_later() {
   });
 }
 
+void Server::listen_for_silence() {
+  silence_->expires_after(ctx_->silence_interval());
+  silence_->async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    ctx_->check_silence();
+    listen_for_silence();
+  });
+}
+
 void Server::run_until_signal() {
   boost::asio::io_context signals_ioc;
   boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
@@ -149,6 +161,7 @@ void Server::stop() {
   boost::asio::post(*ioc_, [this] {
     sweeper_->cancel();
     publisher_->cancel();
+    silence_->cancel();
   });
   // Rooms stop taking moves, the journal commits what they accepted (releasing the frames that
   // wait for it), then every client is told and closed.

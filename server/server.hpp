@@ -32,6 +32,8 @@ class Server {
 
  private:
   void sweep_later();
+  // The sweep of every connection's silence (ServerContext::check_silence).
+  void listen_for_silence();
   // Takes this node's lease and wires the directory to the lobby (cluster mode).
   void join_cluster(std::uint16_t port);
   // Keeps this node's rooms in the cluster's room list.
@@ -45,6 +47,7 @@ class Server {
   std::shared_ptr<Listener> listener_;
   std::unique_ptr<boost::asio::steady_timer> sweeper_;
   std::unique_ptr<boost::asio::steady_timer> publisher_;
+  std::unique_ptr<boost::asio::steady_timer> silence_;
   std::vector<std::thread> threads_;
   bool stopped_ = false;
 };

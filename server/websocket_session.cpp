@@ -61,25 +61,24 @@ WebSocketSession::~WebSocketSession() {
 }
 
 void WebSocketSession::run(http::request<http::string_body> upgrade) {
-  // Handshake and idle timeouts with keep-alive pings: a peer that vanished, or one that opens a
-  // WebSocket and then says nothing (not even a pong), is closed.
+  // The stream times the handshake (and a closing handshake) itself. Its idle timeout would be
+  // a wait pending on every connection: the server's one sweep pings a silent peer and drops
+  // one that says nothing, not even a pong (see check_silence).
   websocket::stream_base::timeout timeouts;
   timeouts.handshake_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(ctx_.config.handshake_timeout_s));
-  timeouts.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(ctx_.config.idle_timeout_s));
-  timeouts.keep_alive_pings = true;
+  timeouts.idle_timeout = websocket::stream_base::none();
+  timeouts.keep_alive_pings = false;
   with_ws([&](auto& ws) {
     ws.set_option(timeouts);
+    // A pong (or a ping) from the peer is hearing from it.
+    ws.control_callback([this](websocket::frame_type, beast::string_view) { heard(); });
     ws.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, kServerName); }));
     ws.read_message_max(ctx_.config.max_frame_bytes);
     ws.auto_fragment(false);
   });
-  std::weak_ptr<WebSocketSession> weak = shared_from_this();
-  ctx_.track(shared_from_this(), [weak] {
-    if (auto self = weak.lock()) self->go_away();
-  });
+  ctx_.track(shared_from_this(), *this);
   with_ws([&](auto& ws) {
     ws.async_accept(upgrade,
                     beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
@@ -88,18 +87,23 @@ void WebSocketSession::run(http::request<http::string_body> upgrade) {
 
 void WebSocketSession::on_accept(beast::error_code ec) {
   if (ec) return fail(ec, "accept");
+  heard();
   do_read();
 }
 
 void WebSocketSession::do_read() {
+  // Into plain buffers, not the dynamic buffer: that read wraps this one in a second operation,
+  // and the pending read is what every idle connection holds.
   with_ws([&](auto& ws) {
     ws.async_read_some(
-        buffer_, kFirstRead,
+        buffer_.prepare(kFirstRead),
         beast::bind_front_handler(&WebSocketSession::on_read_start, shared_from_this()));
   });
 }
 
 void WebSocketSession::on_read_start(beast::error_code ec, std::size_t bytes) {
+  buffer_.commit(bytes);
+  if (!ec) heard();
   if (ec || with_ws([](auto& ws) { return ws.is_message_done(); })) return on_read(ec, bytes);
   // The message's size limit counts the whole message, these first bytes included.
   with_ws([&](auto& ws) {
@@ -365,17 +369,48 @@ void WebSocketSession::tell_room_gone() {
   room_code_.clear();
 }
 
-void WebSocketSession::drop(const char* why) {
-  if (closed_) return;
-  spdlog::warn("{}: dropping connection ({})", ticket_->address(), why);
-  closed_ = true;
-  // The frame being written must outlive its write; the rest can go now.
-  if (writing_) {
-    queue_.erase(std::next(queue_.begin()), queue_.end());
-  } else {
-    queue_.clear();
+void WebSocketSession::heard() {
+  heard_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+               std::memory_order_relaxed);
+}
+
+void WebSocketSession::check_silence(std::chrono::steady_clock::time_point now) {
+  // Most connections are not due: they are looked at without a post.
+  const std::int64_t last = heard_.load(std::memory_order_relaxed);
+  if (last == 0) return;  // the handshake has its own timeout
+  const auto quiet = now - std::chrono::steady_clock::time_point(
+                               std::chrono::steady_clock::duration(last));
+  const auto idle = std::chrono::duration<double>(ctx_.config.idle_timeout_s);
+  if (quiet < idle / 2) return;
+  boost::asio::post(executor(), [self = shared_from_this(), now] { self->silence(now); });
+}
+
+void WebSocketSession::silence(std::chrono::steady_clock::time_point now) {
+  if (closed_ || closing_) return;
+  const auto quiet = now - std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(
+                               heard_.load(std::memory_order_relaxed)));
+  const auto idle = std::chrono::duration<double>(ctx_.config.idle_timeout_s);
+  if (quiet >= idle) {
+    // Not even the pong came back: the peer is gone (no close handshake with a dead peer).
+    spdlog::debug("{}: silent for {:.1f} s, closing", ticket_->address(),
+                  std::chrono::duration<double>(quiet).count());
+    closed_ = true;
+    // The frame being written must outlive its write; the rest can go now.
+    if (writing_) {
+      queue_.erase(std::next(queue_.begin()), queue_.end());
+    } else {
+      queue_.clear();
+    }
+    return close_socket();
   }
-  // Closing the socket ends the pending read, which tells the room; the seat stays.
+  if (quiet < idle / 2 || pinging_) return;
+  pinging_ = true;
+  with_ws([&](auto& ws) {
+    ws.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
+  });
+}
+
+void WebSocketSession::close_socket() {
   with_ws([](auto& ws) {
     beast::error_code ignored;
     auto& lowest = beast::get_lowest_layer(ws);
@@ -387,6 +422,20 @@ void WebSocketSession::drop(const char* why) {
       lowest.close();
     }
   });
+}
+
+void WebSocketSession::drop(const char* why) {
+  if (closed_) return;
+  spdlog::warn("{}: dropping connection ({})", ticket_->address(), why);
+  closed_ = true;
+  // The frame being written must outlive its write; the rest can go now.
+  if (writing_) {
+    queue_.erase(std::next(queue_.begin()), queue_.end());
+  } else {
+    queue_.clear();
+  }
+  // Closing the socket ends the pending read, which tells the room; the seat stays.
+  close_socket();
 }
 
 void WebSocketSession::fail(beast::error_code ec, const char* what) {

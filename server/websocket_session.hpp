@@ -40,6 +40,7 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 class WebSocketSession : public RoomClient,
                          public Forwarding::Remote,
+                         public ServerContext::Session,
                          public std::enable_shared_from_this<WebSocketSession> {
  public:
   WebSocketSession(tcp::socket&& socket, ServerContext& ctx,
@@ -55,8 +56,10 @@ class WebSocketSession : public RoomClient,
   void send(Frame frame) override;
   UpdateMode updates() const override { return updates_.load(std::memory_order_relaxed); }
   bool texts() const override { return texts_.load(std::memory_order_relaxed); }
-  // Closes the connection politely (server shutdown).
-  void go_away();
+  // ServerContext::Session: closes the connection politely (server shutdown); pings a silent
+  // peer or drops it.
+  void go_away() override;
+  void check_silence(std::chrono::steady_clock::time_point now) override;
 
   // Forwarding::Remote: what the owner of its room elsewhere sends it.
   void remote_frames(const std::string& node, std::int64_t received,
@@ -93,6 +96,12 @@ class WebSocketSession : public RoomClient,
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
+  // Closes the socket; the pending read then ends and tells the room.
+  void close_socket();
+  // Something came from the peer (a message, a pong): its silence starts again.
+  void heard();
+  // On the strand: what check_silence found due, if it still is.
+  void silence(std::chrono::steady_clock::time_point now);
   // Stops reading, lets queued frames go out, then closes with a close frame.
   void close_after_flush(const char* why, boost::beast::websocket::close_code code,
                          const char* reason);
@@ -157,6 +166,7 @@ class WebSocketSession : public RoomClient,
   // a lock shared with other connections, see incoming_lock).
   std::vector<Frame> incoming_;
   bool take_posted_ = false;
+  bool pinging_ = false;  // a keep-alive ping is on its way
   bool writing_ = false;
   bool closed_ = false;
   bool closing_ = false;  // no more reads; close once the queue is written
@@ -165,6 +175,9 @@ class WebSocketSession : public RoomClient,
 
   std::atomic<UpdateMode> updates_{UpdateMode::kState};  // read by rooms on their strands
   std::atomic<bool> texts_{true};                        // likewise
+  // When the peer was last heard from (steady clock ticks; 0 before the WebSocket opened): read
+  // by the server's sweep.
+  std::atomic<std::int64_t> heard_{0};
   // The request being handled, while it is (a request for another node's room is sent on as
   // it came).
   std::string_view current_text_;

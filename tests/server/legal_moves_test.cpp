@@ -33,11 +33,13 @@ class LegalMovesTest : public ::testing::Test {
 TEST_F(LegalMovesTest, ChoicesAreComputedOncePerVersion) {
   const Seat s = acting();
   const LegalMoves::Choices& first = legal_.of(s, 1);
+  legal_.labels(s, 1);
   const int labels = labelled_;
   EXPECT_EQ(legal_.computed(), 1u);
   EXPECT_GT(labels, 0);
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(&legal_.of(s, 1), &first) << "the same choices, shared";
+    EXPECT_EQ(legal_.labels(s, 1), first.labels_text);
   }
   EXPECT_EQ(legal_.computed(), 1u);
   EXPECT_EQ(labelled_, labels) << "no label is written twice";
@@ -65,13 +67,17 @@ TEST_F(LegalMovesTest, ASeatWhoseChoicesStayTheSameKeepsTheirTexts) {
   // Seats that may not act before or after a move have the same (empty) choices: their texts
   // are the very ones of the version before, so a patch sees them unchanged without comparing.
   std::vector<LegalMoves::Choices> before;
-  for (Seat s = 0; s < 3; ++s) before.push_back(legal_.of(s, 1));
+  for (Seat s = 0; s < 3; ++s) {
+    legal_.labels(s, 1);
+    before.push_back(legal_.of(s, 1));
+  }
   const Seat s = acting();
   Events events;
   ASSERT_FALSE(match_.apply(s, before[static_cast<std::size_t>(s)].actions.front(), events));
   int kept = 0;
   for (Seat t = 0; t < 3; ++t) {
     SCOPED_TRACE(t);
+    legal_.labels(t, 2);
     const LegalMoves::Choices& after = legal_.of(t, 2);
     const LegalMoves::Choices& was = before[static_cast<std::size_t>(t)];
     if (after.actions == was.actions) {
@@ -91,6 +97,7 @@ TEST_F(LegalMovesTest, ASeatWhoseChoicesStayTheSameKeepsTheirTexts) {
 TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
   for (Seat s = 0; s < 3; ++s) {
     SCOPED_TRACE(s);
+    legal_.labels(s, 7);
     const LegalMoves::Choices& c = legal_.of(s, 7);
     const std::vector<Action> engine = match_.state().legal_actions(s);
     EXPECT_EQ(c.actions, engine);
@@ -111,6 +118,7 @@ TEST_F(LegalMovesTest, ChoicesAreTheEnginesLegalActionsWithTheirWords) {
     const Seat s = acting();
     ASSERT_FALSE(match_.apply(s, legal_.of(s, version - 1).actions.back(), events));
     for (Seat t = 0; t < 3; ++t) {
+      legal_.labels(t, version);
       const LegalMoves::Choices& c = legal_.of(t, version);
       json actions = json::array();
       json labels = json::array();
@@ -129,7 +137,10 @@ TEST_F(LegalMovesTest, ActionsLetGoOfComeBackAndTheTextsStay) {
   // come back when asked for, and the next version still keeps the texts of a seat whose
   // choices did not change (now known by the text).
   std::vector<LegalMoves::Choices> before;
-  for (Seat s = 0; s < 3; ++s) before.push_back(legal_.of(s, 1));
+  for (Seat s = 0; s < 3; ++s) {
+    legal_.labels(s, 1);
+    before.push_back(legal_.of(s, 1));
+  }
   legal_.let_go_of_actions();
   for (Seat s = 0; s < 3; ++s) {
     SCOPED_TRACE(s);
@@ -159,6 +170,51 @@ TEST_F(LegalMovesTest, ActionsLetGoOfComeBackAndTheTextsStay) {
     }
   }
   EXPECT_GT(kept, 0) << "some seat could act neither before nor after";
+}
+
+TEST_F(LegalMovesTest, WordsAreWrittenOnlyWhenAskedForAndNotKeptUnasked) {
+  // Most programs read no words: their seats' choices come without any.
+  const Seat s = acting();
+  const LegalMoves::Choices& c = legal_.of(s, 1);
+  ASSERT_FALSE(c.actions.empty());
+  EXPECT_EQ(c.labels_text, nullptr);
+  EXPECT_EQ(labelled_, 0);
+  // A member who reads words asks after the actions were let go of: the words are those of the
+  // actions, and the actions are not kept for them.
+  legal_.let_go_of_actions();
+  json words = json::array();
+  for (const Action& a : match_.state().legal_actions(s)) {
+    words.push_back("<" + match_.state().describe(s, a) + ">");
+  }
+  const auto labels = legal_.labels(s, 1);
+  ASSERT_NE(labels, nullptr);
+  EXPECT_EQ(*labels, words.dump());
+  EXPECT_TRUE(legal_.of(s, 1).actions.empty());
+  EXPECT_EQ(legal_.computed(), 1u);
+  // The next version's words, asked for, keep the very text when they are the same; when nobody
+  // asks for them before the room lets go, the words of the version before are not kept either.
+  std::vector<std::shared_ptr<const std::string>> at_first;
+  for (Seat t = 0; t < 3; ++t) at_first.push_back(legal_.labels(t, 1));
+  Events events;
+  ASSERT_FALSE(match_.apply(s, legal_.actions(s, 1).front(), events));
+  std::optional<Seat> idle;
+  for (Seat t = 0; t < 3; ++t) {
+    if (t != s && !idle && match_.state().legal_actions(t).empty() &&
+        *at_first[static_cast<std::size_t>(t)] == "[]") {
+      idle = t;
+    }
+  }
+  ASSERT_TRUE(idle) << "some seat could act neither before nor after";
+  EXPECT_EQ(legal_.labels(*idle, 2), at_first[static_cast<std::size_t>(*idle)]);
+  EXPECT_EQ(legal_.of(s, 2).labels_text, nullptr);
+  legal_.let_go_of_actions();
+  const int written = labelled_;
+  json now = json::array();
+  for (const Action& a : match_.state().legal_actions(s)) {
+    now.push_back("<" + match_.state().describe(s, a) + ">");
+  }
+  EXPECT_EQ(*legal_.labels(s, 2), now.dump());
+  EXPECT_EQ(labelled_ - written, static_cast<int>(now.size()));
 }
 
 }  // namespace

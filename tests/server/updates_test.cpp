@@ -176,6 +176,101 @@ TEST_P(UpdateFramesTest, DeltasWithoutTextsBuildOnEachOtherToTheEnd) {
   }
 }
 
+// A room writes the words of a seat's choices only for a member who reads them. Two rooms play the
+// same game move for move: in one every player reads words from the start, in the other nobody
+// does until, midway, one player comes back on a new connection that reads them and another says
+// in a new hello that it now does. From then on both get the very labels the first room's players
+// get.
+TEST_P(UpdateFramesTest, MembersWhoTurnToWordsGetTheWordsOfThoseWhoAlwaysReadThem) {
+  const Game& g = *GetParam();
+  const int seats = std::min(3, g.info().max_seats);
+  struct Table {
+    std::shared_ptr<Room> room;
+    std::vector<std::shared_ptr<RecordingClient>> players;
+    RecordingJournal journal;
+  };
+  Table tables[2];  // with words from the start, and without
+  for (int t = 0; t < 2; ++t) {
+    Table& table = tables[t];
+    table.room = std::make_shared<Room>(ioc_, config_, table.journal, metrics_,
+                                        t == 0 ? "WORDSA" : "WORDSB",
+                                        std::move(*Match::create(g, seats, json::object(), 21)),
+                                        false, RoomSettings{});
+    table.room->record_creation();
+    for (int s = 0; s < seats; ++s) {
+      auto p = std::make_shared<RecordingClient>();
+      p->mode = UpdateMode::kPatch;
+      p->with_texts = t == 0;
+      table.players.push_back(p);
+      table.room->join(p, "P" + std::to_string(s), s + 1, s);
+    }
+    table.room->start(table.players.front(), 99);
+  }
+  poll();
+  const auto state_of = [](const RecordingClient& c) -> const json& { return c.held; };
+  const auto moves_of = [&](const Table& table) {
+    return state_of(*table.players.front())["moves"].get<long long>();
+  };
+  long long id = 1000;
+  bool turned = false;
+  int compared = 0;
+  for (int step = 0; step < 60; ++step) {
+    if (step == 6) {
+      // Seat 0 comes back on a connection that reads words (in both rooms, so that their
+      // versions stay alike); seat 1 of the second room starts reading them.
+      for (Table& table : tables) {
+        auto back = std::make_shared<RecordingClient>();
+        back->mode = UpdateMode::kPatch;
+        const std::string token =
+            table.players.front()->of_type("joined").front()["token"].get<std::string>();
+        table.room->rejoin(back, "P0", 7, token);
+        table.players.front() = back;
+      }
+      tables[1].players[1]->with_texts = true;
+      turned = true;
+      poll();
+    }
+    const json& now = state_of(*tables[1].players.front());
+    ASSERT_EQ(now["status"], state_of(*tables[0].players.front())["status"]);
+    if (now["status"] != "playing") break;
+    ASSERT_EQ(moves_of(tables[0]), moves_of(tables[1]));
+    if (turned) {
+      for (int s = 0; s < 2; ++s) {
+        SCOPED_TRACE("seat " + std::to_string(s) + ", step " + std::to_string(step));
+        const json& read = state_of(*tables[0].players[static_cast<std::size_t>(s)]);
+        const json& turned_to = state_of(*tables[1].players[static_cast<std::size_t>(s)]);
+        ASSERT_TRUE(turned_to.contains("labels"));
+        EXPECT_EQ(turned_to["labels"], read["labels"]);
+        EXPECT_EQ(turned_to["legal"], read["legal"]);
+        EXPECT_EQ(turned_to["labels"].size(), turned_to["legal"].size());
+        if (!turned_to["labels"].empty()) ++compared;
+      }
+    } else {
+      for (const auto& p : tables[1].players) EXPECT_FALSE(p->held.contains("labels"));
+    }
+    // The first seat that may act makes its first move, in both rooms.
+    std::optional<std::size_t> acting;
+    for (std::size_t s = 0; s < tables[0].players.size() && !acting; ++s) {
+      if (!state_of(*tables[0].players[s])["legal"].empty()) acting = s;
+    }
+    const long long before = moves_of(tables[0]);
+    if (!acting) {
+      // Only a window's end moves the game on: both rooms' clocks run.
+      run_until([&] { return moves_of(tables[0]) > before && moves_of(tables[1]) > before; });
+      continue;
+    }
+    for (Table& table : tables) {
+      const json& mine = state_of(*table.players[*acting]);
+      table.room->action(table.players[*acting], ++id, mine["legal"][0], mine["version"]);
+    }
+    poll();
+  }
+  EXPECT_TRUE(turned);
+  EXPECT_GT(compared, 0) << "some seat had words to compare";
+  for (Table& table : tables) table.room->shutdown();
+  poll();
+}
+
 // `combined` carries exactly what the default frames carry, in one frame per change: a member of
 // each kind watches the same game.
 TEST_P(UpdateFramesTest, CombinedCarriesTheEventsAndTheStateOfTheDefaultFrames) {
