@@ -14,7 +14,6 @@
 #include <boost/beast/websocket.hpp>
 
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,7 +81,8 @@ class Session : public std::enable_shared_from_this<Session> {
     ws_.read_message_max(64 * 1024);
     ws_.auto_fragment(false);
     // The request is read first: its path says whether this is an echo or a relay member.
-    http::async_read(beast::get_lowest_layer(ws_), buffer_, request_,
+    request_ = std::make_unique<http::request<http::string_body>>();
+    http::async_read(beast::get_lowest_layer(ws_), buffer_, *request_,
                      beast::bind_front_handler(&Session::on_request, shared_from_this()));
   }
 
@@ -96,17 +96,18 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_request(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "request");
     constexpr std::string_view kRelay = "/relay/";
-    const std::string_view target = request_.target();
+    const std::string_view target = request_->target();
     if (target.starts_with(kRelay) && target.size() > kRelay.size()) {
       group_ = std::string(target.substr(kRelay.size()));
       groups_.join(group_, shared_from_this());
     }
-    ws_.async_accept(request_, beast::bind_front_handler(&Session::on_accept, shared_from_this()));
+    ws_.async_accept(*request_,
+                     beast::bind_front_handler(&Session::on_accept, shared_from_this()));
   }
   void on_accept(beast::error_code ec) {
     if (ec) return fail(ec, "accept");
     // What the request needed is not kept: an idle connection costs what it did before.
-    request_ = {};
+    request_.reset();
     buffer_.shrink_to_fit();
     do_read();
   }
@@ -139,7 +140,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
   void on_write(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "write");
-    queue_.pop_front();
+    queue_.erase(queue_.begin());
     if (!queue_.empty()) do_write();
   }
   void fail(beast::error_code ec, const char* what) {
@@ -155,8 +156,10 @@ class Session : public std::enable_shared_from_this<Session> {
   Groups& groups_;
   std::string group_;  // empty: an echo connection
   beast::flat_buffer buffer_;
-  http::request<http::string_body> request_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::unique_ptr<http::request<http::string_body>> request_;  // until the handshake ends
+  // A vector, not a deque: an empty deque keeps a block, which would count against every idle
+  // connection of `hold --echo`.
+  std::vector<std::shared_ptr<const std::string>> queue_;
 };
 
 // Accepts connections and starts a session for each.
