@@ -25,6 +25,18 @@ class JournalStore : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = fresh_data_dir(); }
   void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // A journal gathering its records by the turns of `io`, with room ABCDEF created and committed.
+  std::unique_ptr<Journal> gathering_journal(boost::asio::io_context& io, bool fsync) {
+    auto j = make_journal("sqlite", dir_, fsync);
+    j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+    j->write(create_record("ABCDEF"), nullptr);
+    io.run();
+    io.restart();
+    j->flush();
+    return j;
+  }
+
   std::string dir_;
 };
 
@@ -125,13 +137,8 @@ TEST_F(JournalStore, ADuplicateActionFailsItsBatchAndKeepsTheRest) {
 // Records written during one turn of the event loop reach the writer together, once the turn's
 // ready work is done: one commit for all of them, in order.
 TEST_F(JournalStore, RecordsOfOneTurnAreCommittedTogether) {
-  auto j = make_journal("sqlite", dir_, false);
   boost::asio::io_context io;
-  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-  j->write(create_record("ABCDEF"), nullptr);
-  io.run();
-  io.restart();
-  j->flush();
+  auto j = gathering_journal(io, false);
   const Journal::Stats before = j->stats();
 
   std::vector<int> completions;
@@ -163,13 +170,8 @@ TEST_F(JournalStore, RecordsOfOneTurnAreCommittedTogether) {
 // With the writer idle, a turn's records are committed by the event loop's own thread when the
 // turn ends: durable, and their completions called, before the loop goes on, with no hand-over.
 TEST_F(JournalStore, AnIdleWritersTurnIsCommittedByTheEventLoop) {
-  auto j = make_journal("sqlite", dir_, false);
   boost::asio::io_context io;
-  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-  j->write(create_record("ABCDEF"), nullptr);
-  io.run();
-  io.restart();
-  j->flush();
+  auto j = gathering_journal(io, false);
   const Journal::Stats before = j->stats();
 
   const auto loop = std::this_thread::get_id();
@@ -242,13 +244,8 @@ TEST_F(JournalStore, ABusyWriterTakesTheTurnsRecordsAfterItsOwn) {
 // A journal that syncs every commit to disk never commits on the event loop: a sync takes
 // milliseconds, which every other room on that loop would wait for.
 TEST_F(JournalStore, ASyncedJournalCommitsOnlyOnItsWriter) {
-  auto j = make_journal("sqlite", dir_, true);
   boost::asio::io_context io;
-  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-  j->write(create_record("ABCDEF"), nullptr);
-  io.run();
-  io.restart();
-  j->flush();
+  auto j = gathering_journal(io, true);
   std::mutex m;
   std::thread::id called_on;
   boost::asio::post(io, [&] {
