@@ -395,12 +395,6 @@ void WebSocketSession::silence(std::chrono::steady_clock::time_point now) {
     spdlog::debug("{}: silent for {:.1f} s, closing", ticket_->address(),
                   std::chrono::duration<double>(quiet).count());
     closed_ = true;
-    // The frame being written must outlive its write; the rest can go now.
-    if (writing_) {
-      queue_.erase(std::next(queue_.begin()), queue_.end());
-    } else {
-      queue_.clear();
-    }
     return close_socket();
   }
   if (quiet < idle / 2 || pinging_) return;
@@ -411,6 +405,12 @@ void WebSocketSession::silence(std::chrono::steady_clock::time_point now) {
 }
 
 void WebSocketSession::close_socket() {
+  // The frame being written must outlive its write; the rest can go now.
+  if (writing_) {
+    queue_.erase(std::next(queue_.begin()), queue_.end());
+  } else {
+    queue_.clear();
+  }
   with_ws([](auto& ws) {
     beast::error_code ignored;
     auto& lowest = beast::get_lowest_layer(ws);
@@ -428,12 +428,6 @@ void WebSocketSession::drop(const char* why) {
   if (closed_) return;
   spdlog::warn("{}: dropping connection ({})", ticket_->address(), why);
   closed_ = true;
-  // The frame being written must outlive its write; the rest can go now.
-  if (writing_) {
-    queue_.erase(std::next(queue_.begin()), queue_.end());
-  } else {
-    queue_.clear();
-  }
   // Closing the socket ends the pending read, which tells the room; the seat stays.
   close_socket();
 }

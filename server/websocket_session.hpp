@@ -96,7 +96,8 @@ class WebSocketSession : public RoomClient,
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void drop(const char* why);
-  // Closes the socket; the pending read then ends and tells the room.
+  // Lets go of the queued frames (not the one being written) and closes the socket; the pending
+  // read then ends and tells the room.
   void close_socket();
   // Something came from the peer (a message, a pong): its silence starts again.
   void heard();
