@@ -120,10 +120,9 @@ bool TableMemory::remember(const json& event, int me, std::chrono::steady_clock:
     changed = true;
   } else if (type == "challenge" && !claims.empty() && field(event, "card").is_string() &&
              field(event, "seat").is_number_integer()) {
-    json& top = claims.back();
-    top["challenger"] = field(event, "seat");
-    top["revealed"] = field(event, "card");
-    top["truthful"] = event.value("truthful", false);
+    claims.back()["challenge"] = {{"by", field(event, "seat")},
+                                  {"revealed", field(event, "card")},
+                                  {"truthful", event.value("truthful", false)}};
     changed = true;
   }
   return changed;

@@ -29,12 +29,13 @@ Line claim_line(const json& state, const json& c) {
   l.add(" says ");
   l.add(pinocchio_card(c.value("claim", "?")));
   if (c.value("free", false)) l.add(" (free)", styles::dim);
-  if (c.contains("revealed") && field(c, "revealed").is_string()) {
-    const bool truthful = c.value("truthful", false);
+  if (const json& shown = field(c, "challenge");
+      shown.is_object() && field(shown, "revealed").is_string()) {
+    const bool truthful = shown.value("truthful", false);
     l.add(" · ");
-    l.add(seat_name(state, field(c, "challenger")));
+    l.add(seat_name(state, field(shown, "by")));
     l.add(" called it: ");
-    l.add(pinocchio_card(field(c, "revealed").get<std::string>()));
+    l.add(pinocchio_card(field(shown, "revealed").get<std::string>()));
     l.add(truthful ? " true" : " a lie!", truthful ? styles::good : styles::bad);
   } else if (!c.value("challengeable", true)) {
     l.add(" · no challenge", styles::dim);
@@ -89,9 +90,11 @@ Lines table_pinocchio(const TableInput& in, bool compact) {
   }
   const std::string phase = v.value("phase", "");
   if (phase == "play") {
-    if (v.contains("mustMatch") && field(v, "mustMatch").is_string()) {
+    // The next claim must match the one on top, unless there is none or it was challenged.
+    const json& top = field(v, "lastClaim");
+    if (top.is_object() && !top.contains("challenge") && field(top, "claim").is_string()) {
       Line l("next claim matches ", styles::dim);
-      l.add(pinocchio_card(field(v, "mustMatch").get<std::string>()));
+      l.add(pinocchio_card(field(top, "claim").get<std::string>()));
       l.add(" in colour or clothing", styles::dim);
       middle.push_back(l);
     } else {

@@ -113,13 +113,11 @@ class PinocchioState final : public StateBase<PinocchioState> {
     } else {
       w.value(current_);
     }
-    if (playing) w.member("freeAnnouncement", free_);
     // The pile lies face down: its size and the claim on top are on the table; the claims under
     // it were told once, in events (a view that listed them all would resend them every move).
+    // What the next claim must match follows from the claim on top, so the view does not say it
+    // twice: members that came and went with every phase cost each seat bytes on every move.
     if (!pile_.empty()) write_last_claim(w);
-    // Left out, not null, when the claim is free: a member turning null cannot be said by a
-    // merge patch, and would cost the seats a whole state after every challenge.
-    if (playing && !free_) w.member("mustMatch", item_code(pile_.back().announced));
     w.key("noses").array(noses_);
     w.member("phase", phase_name(phase_));
     w.member("pileSize", pile_.size());
@@ -132,20 +130,23 @@ class PinocchioState final : public StateBase<PinocchioState> {
   }
 
   // The claim on top of the pile: who made it, what was said, what it had to match, and what a
-  // challenge turned over.
+  // challenge turned over. The challenge's outcome is one member, so that the next claim takes it
+  // away with a single null in a patch.
   void write_last_claim(ViewWriter& w) const {
     const Claim& c = pile_.back();
     w.key("lastClaim").begin_object();
     w.member("by", c.by);
+    if (c.revealed) {
+      w.key("challenge").begin_object();
+      w.member("by", c.challenger);
+      w.member("revealed", item_code(c.card));
+      w.member("truthful", c.truthful);
+      w.end_object();
+    }
     w.member("challengeable", c.challengeable);
-    if (c.revealed) w.member("challenger", c.challenger);
     w.member("claim", item_code(c.announced));
     w.member("free", c.free);
     if (!c.free) w.member("mustMatch", item_code(pile_[pile_.size() - 2].announced));
-    if (c.revealed) {
-      w.member("revealed", item_code(c.card));
-      w.member("truthful", c.truthful);
-    }
     w.end_object();
   }
 

@@ -67,19 +67,19 @@ schema::GameSchema game_schema(const Game& game) {
                    field("challengeable", boolean(),
                          "The claim may be challenged: false for the card played right after a "
                          "challenge."),
-                   optional("challenger", seat(), "Who challenged it.", "once it was challenged"),
-                   optional("revealed", card(), "The card the challenge turned over.",
-                            "once it was challenged"),
-                   optional("truthful", boolean(), "The card was what its player said.",
-                            "once it was challenged"),
+                   optional("challenge",
+                            object({
+                                field("by", seat(), "Who challenged it."),
+                                field("revealed", card(), "The card the challenge turned over."),
+                                field("truthful", boolean(), "The card was what its player said."),
+                            }),
+                            "What the challenge of this claim showed.", "once it was challenged"),
                }),
-               "The claim on top of the pile: the card last played and what was said about it.",
+               "The claim on top of the pile: the card last played and what was said about it. "
+               "It also tells what the next claim must be: in the play phase, a claim may name any "
+               "item when there is no `lastClaim` or it has a `challenge`; otherwise it must match "
+               "`lastClaim.claim` in colour or clothing (or both).",
                "once a card is on the pile"),
-      optional("freeAnnouncement", boolean(), "The claim to be made now may name any item.",
-               "in the play phase"),
-      optional("mustMatch", card(),
-               "The claim to be made now must match this one in colour or clothing (or both).",
-               "in the play phase when the claim to be made is not free"),
       optional("yourCard", card(), "Your top card, the one you are about to play.",
                "to the current player in the play phase"),
       optional("result", result_shape(), "How the game ended: the fewest long noses wins.",

@@ -98,8 +98,8 @@ TEST(Tables, PinocchioShowsStacksNosesTheClaimOnTopAndYourCard) {
   const json view = json::parse(R"({"phase":"play","current":0,"stacks":[14,15,15],"box":1,
       "noses":[0,2,0],"pileSize":2,
       "lastClaim":{"by":1,"claim":"red-hat","free":false,"mustMatch":"red-bow-tie",
-       "challengeable":true,"revealed":"blue-hat","truthful":false,"challenger":2},
-      "freeAnnouncement":false,"mustMatch":"red-hat","yourCard":"blue-trousers"})");
+       "challengeable":true,"challenge":{"by":2,"revealed":"blue-hat","truthful":false}},
+      "yourCard":"blue-trousers"})");
   const std::string out = table_text(state_of("pinocchio", view, 0), 80);
   EXPECT_TRUE(has(out, "pile 2 cards   box 1 card")) << out;
   EXPECT_TRUE(has(out, "Bella ·offline")) << out;
@@ -107,7 +107,8 @@ TEST(Tables, PinocchioShowsStacksNosesTheClaimOnTopAndYourCard) {
   EXPECT_TRUE(has(out, "stack 15  nose 2")) << out;
   EXPECT_TRUE(has(out, "▸ Bella says Red Hat · Bot 3 called it: Blue Hat a lie!")) << out;
   EXPECT_FALSE(has(out, "Red Bow Tie")) << "the claim under it is not on the table\n" << out;
-  EXPECT_TRUE(has(out, "next claim matches Red Hat in colour or clothing")) << out;
+  EXPECT_TRUE(has(out, "next claim is free: any colour, any clothing"))
+      << "a challenged claim needs no match\n" << out;
   EXPECT_TRUE(has(out, "your top card: Blue Trousers")) << out;
   // Your own seat is at the bottom, marked as the one to act.
   EXPECT_LT(out.find("Bella"), out.find("▶ Andrea (you)")) << out;
@@ -126,7 +127,7 @@ TEST(Tables, PinocchioListsTheClaimsTheEventsTold) {
     EXPECT_TRUE(memory.remember(json::parse(e), 0, now)) << e;
   }
   const json view = json::parse(R"({"phase":"play","current":2,"stacks":[13,13,14],"box":1,
-      "noses":[1,0,0],"pileSize":3,"freeAnnouncement":false,"mustMatch":"yellow-shoes",
+      "noses":[1,0,0],"pileSize":3,
       "lastClaim":{"by":1,"claim":"yellow-shoes","free":true,"challengeable":false}})");
   const std::string out = table_text(state_of("pinocchio", view, 0), 80, 0, &memory);
   const auto first = out.find("Bot 3 says Red Bow Tie (free)");
@@ -137,6 +138,7 @@ TEST(Tables, PinocchioListsTheClaimsTheEventsTold) {
   ASSERT_NE(top, std::string::npos) << out;
   EXPECT_LT(first, second) << out;
   EXPECT_LT(second, top) << out;
+  EXPECT_TRUE(has(out, "next claim matches Yellow Shoes in colour or clothing")) << out;
   // A memory whose newest claim is not the one on top (another table, a missed event) is not
   // shown.
   json other = view;
@@ -340,7 +342,7 @@ TEST(LineMode, ResultNamesPlacesAndWinners) {
 TEST(Screen, EveryPartHasItsPlaceAt80x24) {
   const json view = json::parse(R"({"phase":"play","stacks":[14,15,15],"noses":[0,2,0],"box":0,
       "pileSize":1,"lastClaim":{"by":2,"claim":"red-bow-tie","free":true,"challengeable":true},
-      "mustMatch":"red-bow-tie","yourCard":"blue-trousers"})");
+      "yourCard":"blue-trousers"})");
   json state = state_of("pinocchio", view, 0);
   state["turn"] = {{"seats", {0}}, {"remainingMs", 30000}};
   std::deque<Line> events{Line("• Bot 3 plays a card: \"Red Bow Tie\"")};

@@ -57,10 +57,9 @@ TEST(Pinocchio, Example1_LieCaught) {
   EXPECT_EQ(view(m, 0)["noses"], json({0, 1, 0}));
   const json last = view(m, 0)["lastClaim"];
   EXPECT_EQ(last["mustMatch"], "red-bow-tie");
-  EXPECT_EQ(last["revealed"], "blue-trousers");
-  EXPECT_EQ(last["truthful"], false);
-  // Claudio now announces freely; his card cannot be challenged.
-  EXPECT_EQ(view(m, 2)["freeAnnouncement"], true);
+  EXPECT_EQ(last["challenge"], json({{"by", 2}, {"revealed", "blue-trousers"}, {"truthful", false}}));
+  // Claudio now announces freely (the claim on top was challenged); his card cannot be challenged.
+  EXPECT_EQ(view(m, 2)["phase"], "play");
   EXPECT_EQ(m.state().legal_actions(2).size(), 15u);
   play(m, 2, say("blue", "shoes"));
   EXPECT_EQ(view(m, 0)["pileSize"], 3);
@@ -80,8 +79,8 @@ TEST(Pinocchio, Example2_TruthChallenged) {
   play(m, 1, say("yellow", "shoes"));
   play(m, 2, kChallengeMove);
   EXPECT_EQ(view(m, 1)["noses"], json({0, 0, 1}));
-  EXPECT_EQ(view(m, 1)["lastClaim"]["truthful"], true);
-  EXPECT_EQ(view(m, 1)["lastClaim"]["challenger"], 2);
+  EXPECT_EQ(view(m, 1)["lastClaim"]["challenge"]["truthful"], true);
+  EXPECT_EQ(view(m, 1)["lastClaim"]["challenge"]["by"], 2);
 }
 
 // PI-7, the Note: after the challenge Claudio says Red Bow Tie, which matches nothing; Andrea
@@ -95,7 +94,8 @@ TEST(Pinocchio, Note_FreeUnchallengeableAfterChallenge) {
   play(m, 2, say("red", "bow-tie"));
   EXPECT_EQ(refusal(m, 0, kChallengeMove), "illegal_action");
   EXPECT_EQ(refusal(m, 0, kBelieveMove), "illegal_action");
-  EXPECT_EQ(view(m, 0)["mustMatch"], "red-bow-tie");
+  EXPECT_EQ(view(m, 0)["lastClaim"]["claim"], "red-bow-tie");
+  EXPECT_FALSE(view(m, 0)["lastClaim"].contains("challenge")) << "so it must be matched";
   EXPECT_EQ(refusal(m, 0, say("yellow", "shoes")), "must_match");
   play(m, 0, say("red", "hat"));
   // Andrea's card can be challenged again by Bella.
@@ -323,7 +323,8 @@ TEST(Pinocchio, PlayedCardsAreToldOnceAndPrivately) {
     EXPECT_EQ(view(m, v)["lastClaim"]["claim"], "yellow-hat");
   }
   play(m, 1, kChallengeMove);
-  EXPECT_EQ(view(m, 2)["lastClaim"]["revealed"], "red-hat") << "a challenge shows it to all";
+  EXPECT_EQ(view(m, 2)["lastClaim"]["challenge"]["revealed"], "red-hat")
+      << "a challenge shows it to all";
 }
 
 // What bots read of a seat's memory without JSON names the cards recall() names: the seat's own

@@ -346,7 +346,7 @@ test('the status line says what you may do and whom the table waits for', async 
   assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: Cy says the card is Red Hat. Believe it, or call a lie.');
   await draw(state('pinocchio', { ...pino, current: 1 }, { toAct: [1], version: 6 }));
   assert.equal(await page.locator('.turn-line').textContent(), "Waiting for Bob to believe or doubt Cy's claim.");
-  await draw(state('pinocchio', { ...pino, phase: 'play', current: 0, mustMatch: 'red-hat', yourCard: 'blue-shoes' }, {
+  await draw(state('pinocchio', { ...pino, phase: 'play', current: 0, yourCard: 'blue-shoes' }, {
     version: 7, legal: [{ move: 'announce', colour: 'red', clothing: 'shoes' }], labels: ['play your card as Red Shoes'],
   }));
   assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: play your top card (Blue Shoes) and say what it is: a claim that matches Red Hat in colour or clothing.');
@@ -369,6 +369,19 @@ test('pinocchio: a pile told only by its size and its top claim is drawn as a st
   assert.equal(await page.locator('.claims').getAttribute('aria-label'), 'pile of 7 cards');
   assert.equal(await page.locator('.claims .claim.under .card').getAttribute('aria-label'), '6 cards under it');
   assert.match(await page.locator('.claims .claim.latest .bubble').textContent(), /Cy says Blue Shoes/);
+});
+
+test('pinocchio: a challenged claim shows the card turned over, and the next claim is free', async () => {
+  const { page } = player;
+  await page.evaluate(() => window.fresh());
+  const view = { phase: 'play', current: 0, stacks: [8, 8, 7], box: 0, noses: [0, 1, 0], pileSize: 7,
+    lastClaim: { by: 2, claim: 'blue-shoes', free: false, mustMatch: 'blue-hat', challengeable: true,
+      challenge: { by: 1, revealed: 'red-hat', truthful: false } }, yourCard: 'yellow-shirt' };
+  await draw(state('pinocchio', view, { legal: [{ move: 'announce', colour: 'red', clothing: 'hat' }], labels: ['say Red Hat'] }));
+  assert.equal(await page.locator('.claims .claim.latest .card').getAttribute('aria-label'), 'Red Hat, revealed');
+  assert.equal(await page.locator('.claims .claim.latest .verdict').textContent(), 'lie!');
+  assert.equal(await page.locator('.pino-center .rule').textContent(), 'The next claim is free.');
+  assert.equal(await page.locator('.turn-line').textContent(), 'Your turn: play your top card (Yellow Shirt) and say what it is: any claim.');
 });
 
 const OVER_CLAIM = { by: 2, challengeable: true, claim: 'red-hat', free: false, mustMatch: 'red-shoes' };
@@ -784,7 +797,7 @@ test('pinocchio: every stack says in words how many cards it has left to play', 
   const { page } = player;
   await page.evaluate(() => window.fresh());
   const view = { phase: 'play', current: 0, stacks: [11, 10, 1], box: 1, noses: [0, 1, 0], pileSize: 3,
-    lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' };
+    lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes' };
   await draw(state('pinocchio', view, { legal: [{ move: 'announce', colour: 'red', clothing: 'shoes' }], labels: ['say Red Shoes'] }));
   for (const [seat, words] of [[0, '11 cards to play'], [1, '10 cards to play'], [2, '1 card to play']]) {
     const stack = page.locator(`.seat[data-seat="${seat}"] .pino-stack`);
@@ -826,7 +839,7 @@ const ROOMY = [
       handCounts: [9, 9, 9, 9], stackPoints: [0, 0, 0, 0], totals: [0, 0, 0, 0], stacks: [[], [], [], []], hand: ['5C', '2H', 'KH', '3S', '8S', '9S', 'JS', 'KS', 'AS'] } },
   { game: 'naked-gibbon', view: { ...NG_VIEW, fire: fire(2) } },
   { game: 'spider-monkey', view: SM_VIEW },
-  { game: 'pinocchio', view: { phase: 'play', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 2, lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes', mustMatch: 'red-hat' } },
+  { game: 'pinocchio', view: { phase: 'play', current: 0, stacks: [10, 10, 9], box: 0, noses: [0, 0, 0], pileSize: 2, lastClaim: { by: 2, claim: 'red-hat', free: false, mustMatch: 'red-shoes', challengeable: true }, yourCard: 'blue-shoes' } },
   { game: 'fib-fibonacci', view: { ...FF_VIEW, tableEmpty: true, bases: [], runs: [], columns: [], lastPlay: null } },
 ];
 

@@ -7,10 +7,17 @@ import {
 import { counter } from './common.js';
 import { plural } from '../words.js';
 
+// What the next claim must match: the claim on top, unless there is none or a challenge turned it
+// over (the view says it once, in lastClaim).
+function mustMatch(v) {
+  return v.phase === 'play' && v.lastClaim && !v.lastClaim.challenge ? v.lastClaim.claim : null;
+}
+
 function claimCard(ctx, c, index, latest) {
   let face;
-  if (c.revealed) {
-    face = pinocchioCard(c.revealed, { label: `${pinocchioWords(c.revealed)}, revealed` });
+  const shown = c.challenge;
+  if (shown) {
+    face = pinocchioCard(shown.revealed, { label: `${pinocchioWords(shown.revealed)}, revealed` });
   } else if (c.card) {
     face = pinocchioCard(c.card, { label: `${pinocchioWords(c.card)}, the card you played` });
     face.classList.add('own-card');
@@ -21,8 +28,8 @@ function claimCard(ctx, c, index, latest) {
   face.dataset.token = `claim-${index}`;
   if (c.by === ctx.me) face.dataset.fromKey = 'your-card';
   else face.dataset.fromSeat = String(c.by);
-  const verdict = c.revealed
-    ? h(`span.verdict.${c.truthful ? 'truth' : 'lie'}`, null, c.truthful ? 'truth' : 'lie!')
+  const verdict = shown
+    ? h(`span.verdict.${shown.truthful ? 'truth' : 'lie'}`, null, shown.truthful ? 'truth' : 'lie!')
     : !c.challengeable ? h('span.verdict.safe', null, 'no challenge') : null;
   return h(`div.claim${latest ? '.latest' : ''}`, null,
     h('div.bubble', null, h('b', null, ctx.name(c.by)), ' says ', h('em', null, pinocchioWords(c.claim)), c.free ? ' (free)' : ''),
@@ -70,7 +77,8 @@ export default {
       answer.append(believe, liar);
     }
     let rule = '';
-    if (v.phase === 'play') rule = v.mustMatch ? `The next claim must match ${pinocchioWords(v.mustMatch)} in colour or clothing.` : 'The next claim is free.';
+    const match = mustMatch(v);
+    if (v.phase === 'play') rule = match ? `The next claim must match ${pinocchioWords(match)} in colour or clothing.` : 'The next claim is free.';
     return h('div.pino-center', null,
       h('div.felt-info', null, counter('pile', size), boxCounter(v.box ?? 0)),
       claims,
@@ -111,8 +119,9 @@ export default {
     }
     if (kinds.has('announce')) {
       const card = v.yourCard ? ` (${pinocchioWords(v.yourCard)})` : '';
-      return v.mustMatch
-        ? `play your top card${card} and say what it is: a claim that matches ${pinocchioWords(v.mustMatch)} in colour or clothing.`
+      const match = mustMatch(v);
+      return match
+        ? `play your top card${card} and say what it is: a claim that matches ${pinocchioWords(match)} in colour or clothing.`
         : `play your top card${card} and say what it is: any claim.`;
     }
     return '';
