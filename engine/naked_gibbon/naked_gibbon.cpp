@@ -406,9 +406,6 @@ class NakedGibbonState final : public StateBase<NakedGibbonState> {
       }
       w.end_array();
     });
-    w.key("toAct").begin_array();
-    to_act().for_each([&](Seat s) { w.value(s); });
-    w.end_array();
     w.member("turnsThisRound", turns_);
     if (cfg_.veterans && cfg_.burn_limit == 2) {
       w.member("warning", "Veterans with Never My Tail: the first burnmark burns the tail");

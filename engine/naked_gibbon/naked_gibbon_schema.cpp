@@ -46,7 +46,6 @@ schema::GameSchema game_schema(const Game& game) {
             "The seats in playing order around the fire (the loser of a round may swap "
             "places)."),
       field("current", or_null(seat()), "Whose turn it is; null once the game is over."),
-      field("toAct", array(seat(), 0, 1), "Who must act now."),
       field("fireNumber", fire_number, "The number of the fire: 0 for a new fire."),
       field("fire", array(play), "Every jump onto the fire, oldest first."),
       field("doubtable", array(seat(), 0, 5),

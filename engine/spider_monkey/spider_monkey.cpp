@@ -336,8 +336,6 @@ class SpiderMonkeyState final : public StateBase<SpiderMonkeyState> {
       w.end_array();
     }
     w.member("stock", stock_.size());
-    w.key("toAct");
-    seats_in(to_act().bits());
     if (config_.cumulative) w.key("totals").array(totals_);
     w.member("turns", turns_);
     w.key("window");

@@ -34,7 +34,6 @@ schema::GameSchema game_schema(const Game& game) {
       field("round", integer(1), "The round being played."),
       field("dealer", seat(), "Who dealt this round."),
       field("current", or_null(seat()), "Whose turn it is; null during the peek and once over."),
-      field("toAct", array(seat(), 0, kMaxPlayers), "Who may act now."),
       field("lines", array(array(slot_id), 2, kMaxPlayers),
             "Each player's line of face-down cards, by seat: the slot ids in order. A slot id "
             "names a card for as long as it lies there."),

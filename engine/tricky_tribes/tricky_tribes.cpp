@@ -442,9 +442,6 @@ class TrickyTribesState final : public StateBase<TrickyTribesState> {
     for (Seat s = 0; s < cfg_.seats; ++s) cards(stacks_[s]);
     w.end_array();
     if (cfg_.end == EndMode::kTarget) w.member("target", cfg_.target);
-    w.key("toAct").begin_array();
-    to_act().for_each([&](Seat s) { w.value(s); });
-    w.end_array();
     w.key("totals").array(totals_);
     w.member("trick", tricks_done_ + (tricks ? 1 : 0));
     w.member("tricksPerRound", cfg_.hand);

@@ -38,7 +38,6 @@ schema::GameSchema game_schema(const Game& game) {
       field("dealer", seat(), "Who dealt this round."),
       field("dummy", boolean(), "The Dummy Tribe plays (it plays the deck's top card)."),
       field("order", array(tribe, 2, 7), "The tribes in playing order, from the first leader."),
-      field("toAct", array(seat(), 0, 6), "Who may act now."),
       field("handCounts", per_seat, "Cards in each hand, by seat."),
       field("deck", integer(0), "Cards left in the deck (the dummy's cards)."),
       field("hiddenDiscards", integer(0),

@@ -80,6 +80,13 @@ json view(const Match& m, Seat s) {
   return m.state().view(s);
 }
 
+// Who may act now: the state says it, beside the view (the view does not repeat it).
+json to_act(const Match& m) {
+  json seats = json::array();
+  m.state().to_act().for_each([&](Seat s) { seats.push_back(s); });
+  return seats;
+}
+
 // The system closes the open window, as the room does when its time is up.
 void timeout(Match& m) {
   const auto w = m.state().window();
@@ -173,7 +180,7 @@ TEST(SpiderMonkey, RoyalReclaim) {
   EXPECT_EQ(top_discard(m), "9H") << "the card in slot 2 is discarded";
   EXPECT_EQ(slot_ids(m, 1), json({1, 2, 3}));
   EXPECT_EQ(view(m, 0)["phase"], "slap-window");
-  EXPECT_EQ(view(m, 0)["toAct"], json({0, 2})) << "a window opens for the others";
+  EXPECT_EQ(to_act(m), json({0, 2})) << "a window opens for the others";
   const auto w = m.state().window();
   ASSERT_TRUE(w.has_value());
   SeatSet others;
@@ -289,7 +296,7 @@ TEST(SpiderMonkey, ZeroCardsTie) {
   play(m, 0, kDiscardDrawn);  // 9♠
   play(m, 1, slap(0));
   play(m, 2, slap(0));
-  EXPECT_EQ(view(m, 0)["toAct"], json({3}));
+  EXPECT_EQ(to_act(m), json({3}));
   play(m, 3, kSlapDone);  // the last eligible player is done: the window closes
   ASSERT_TRUE(m.state().over());
   const Result r = m.state().result();
