@@ -178,8 +178,8 @@ TEST_P(UpdateFramesTest, DeltasWithoutTextsBuildOnEachOtherToTheEnd) {
 
 // A legal list a delta sends whole travels as rows: an object where the member names change
 // (the harness fails any other), an array of values for each action after it with the same
-// names. Pinocchio's and Tricky Tribes' lists come at less than two thirds of their bytes (an
-// announcement or a card alone as a row: half).
+// names. Pinocchio's and Tricky Tribes' lists come at less than two thirds of their bytes: a
+// row is about half its object, and a list's first action stays whole.
 TEST_P(UpdateFramesTest, DeltaLegalListsTravelAsRows) {
   patches_build_on_each_other(UpdateMode::kDelta, false);
   std::size_t rows = 0;
