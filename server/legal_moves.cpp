@@ -18,17 +18,33 @@ std::size_t LegalMoves::ActionHash::operator()(const Action& a) const {
   return h;
 }
 
-const std::string& LegalMoves::action_text(const Action& a) {
-  // An action's text depends on its game alone, so every room of the game on this thread shares
+const LegalMoves::ActionText& LegalMoves::action_text(const Action& a) {
+  // An action's texts depend on its game alone, so every room of the game on this thread shares
   // one cache: a room keeps none of its own for its whole life.
-  using Texts = std::unordered_map<Action, std::string, ActionHash>;
+  using Texts = std::unordered_map<Action, ActionText, ActionHash>;
   thread_local std::unordered_map<const Game*, Texts> by_game;
   Texts& texts = by_game[&match_.game()];
   if (const auto it = texts.find(a); it != texts.end()) return it->second;
   if (texts.size() >= kMaxTexts) texts.clear();
-  std::string text;
-  protocol::append_json(match_.game().action_to_json(a), text);
-  return texts.emplace(a, std::move(text)).first->second;
+  const json j = match_.game().action_to_json(a);
+  ActionText t;
+  protocol::append_json(j, t.text);
+  if (j.is_object()) {
+    // The members in the order the text has them (nlohmann keeps an object's names sorted, at
+    // every depth), so that a row lists the values in the order of the names it stands for.
+    t.object = true;
+    t.row += '[';
+    for (const auto& [key, value] : j.items()) {
+      if (t.row.size() > 1) {
+        t.row += ',';
+        t.names += ',';
+      }
+      protocol::append_json_string(key, t.names);
+      protocol::append_json(value, t.row);
+    }
+    t.row += ']';
+  }
+  return texts.emplace(a, std::move(t)).first->second;
 }
 
 const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
@@ -51,7 +67,7 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
     std::string actions = "[";
     for (const Action& a : c.actions) {
       if (actions.size() > 1) actions += ',';
-      actions += action_text(a);
+      actions += action_text(a).text;
     }
     actions += ']';
     if (was && *was->text == actions) {
@@ -96,6 +112,40 @@ const std::shared_ptr<const std::string>& LegalMoves::labels(Seat seat, long lon
   return c.labels_text;
 }
 
+const std::shared_ptr<const std::string>& LegalMoves::rows(Seat seat, long long version) {
+  of(seat, version);
+  Slot& slot = seats_[static_cast<std::size_t>(seat)];
+  Choices& c = *slot.choices;
+  if (c.rows_text) return c.rows_text;
+  std::vector<Action> again;
+  if (slot.actions_gone) again = match_.state().legal_actions(seat);
+  std::string rows = "[";
+  // The names of the last action written as an object: a copy, since the cache may start again
+  // while the list is written.
+  std::string names;
+  bool named = false;
+  for (const Action& a : slot.actions_gone ? again : c.actions) {
+    const ActionText& t = action_text(a);
+    if (!t.object) {
+      // Every game's actions are objects (an action a client sends must be one); a list with
+      // anything else goes as it is.
+      c.rows_text = c.text;
+      return c.rows_text;
+    }
+    if (rows.size() > 1) rows += ',';
+    if (named && t.names == names) {
+      rows += t.row;
+    } else {
+      rows += t.text;
+      names = t.names;
+      named = true;
+    }
+  }
+  rows += ']';
+  c.rows_text = std::make_shared<const std::string>(std::move(rows));
+  return c.rows_text;
+}
+
 const std::vector<Action>& LegalMoves::actions(Seat seat, long long version) {
   const Choices& c = of(seat, version);
   Slot& slot = seats_[static_cast<std::size_t>(seat)];
@@ -110,6 +160,7 @@ void LegalMoves::let_go_of_actions() {
   for (Slot& slot : seats_) {
     // Words nobody asked for at this version are not kept for a later one.
     slot.last_labels.reset();
+    if (slot.choices) slot.choices->rows_text.reset();
     if (!slot.choices || slot.actions_gone) continue;
     slot.choices->actions = std::vector<Action>();
     slot.actions_gone = true;

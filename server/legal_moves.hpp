@@ -32,6 +32,10 @@ class LegalMoves {
     // labels() asked for them at this version: null until then.
     std::shared_ptr<const std::string> text;
     std::shared_ptr<const std::string> labels_text;
+    // The same actions as a delta's patch writes them (PROTOCOL.md, "delta"): an action whose
+    // members have the names of the object before it as the array of its values. Null until
+    // rows() asked for them at this version, and let go of with the actions.
+    std::shared_ptr<const std::string> rows_text;
     std::size_t hash = 0;             // of `text`: what the seat may do, in one number
   };
   // The words for `seat`'s `action` as its player reads them.
@@ -49,10 +53,13 @@ class LegalMoves {
   // on the first ask at that version. Most programs read no words: a seat whose member does not
   // ask has none written or kept.
   const std::shared_ptr<const std::string>& labels(Seat seat, long long version);
+  // `seat`'s choices at `version` as rows (of()'s rows_text), written on the first ask at that
+  // version: only members that read deltas need them, and only while the change is sent.
+  const std::shared_ptr<const std::string>& rows(Seat seat, long long version);
   // Lets go of every seat's list of actions, keeping the texts: a room idles with its frames
   // sent, and a list of actions is several times the size of its text (52 bytes an action).
   // The next version's choices then compare texts to know whether a seat's are the same. Words
-  // of an earlier version that nobody asked for again are let go of too.
+  // of an earlier version that nobody asked for again are let go of too, and so are the rows.
   void let_go_of_actions();
   // How many seats' choices have been computed, for tests.
   std::size_t computed() const { return computed_; }
@@ -61,8 +68,16 @@ class LegalMoves {
   struct ActionHash {
     std::size_t operator()(const Action& a) const;
   };
-  // The JSON text of `a` as frames carry it, from the cache when it was written before.
-  const std::string& action_text(const Action& a);
+  // An action as frames carry it: its JSON text and, when it is an object (every game's actions
+  // are), the text of its member names and of the array of its values, as a row writes them.
+  struct ActionText {
+    std::string text;
+    std::string names;
+    std::string row;
+    bool object = false;
+  };
+  // `a`'s texts, from the cache when they were written before.
+  const ActionText& action_text(const Action& a);
 
   // A seat's choices at the version they were computed for. The slot keeps them until the seat
   // is asked about a later version, whose choices take the texts of these when the same: one

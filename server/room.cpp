@@ -318,7 +318,7 @@ void Room::changed(const std::vector<Event>* events) {
     auto c = seats_[s].client.lock();
     if (!c || seats_[s].bot_plays()) continue;
     const bool texts = c->texts();
-    own_state(s, texts, own);
+    own_state(s, texts, c->updates() == UpdateMode::kDelta, own);
     const UpdateFrames::Own mine = own.parts(texts);
     if (c->updates() == UpdateMode::kState) {
       for (std::size_t i = 0; i < n_events; ++i) {
@@ -338,7 +338,7 @@ void Room::changed(const std::vector<Event>* events) {
     }
   }
   if (!spectators_.empty()) {
-    own_state(-1, false, own);  // a spectator has no choices, nor their words
+    own_state(-1, false, false, own);  // a spectator has no choices, nor their words
     Frame states[2];  // without and with labels
     for (const auto& w : spectators_) {
       auto c = w.lock();

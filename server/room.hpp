@@ -181,12 +181,14 @@ class Room : public std::enable_shared_from_this<Room> {
     const UpdateFrames::Text* legal = nullptr;
     std::string view;
     std::size_t legal_hash = 0;
+    const UpdateFrames::Text* rows = nullptr;  // the legal actions as rows, when asked for
     // As a member sees it: without labels when it asked for no words.
     UpdateFrames::Own parts(bool texts) const {
-      return {seat, texts ? labels : &UpdateFrames::no_labels(), legal, view, legal_hash};
+      return {seat, texts ? labels : &UpdateFrames::no_labels(), legal, view, legal_hash, rows};
     }
   };
-  void own_state(int seat, bool texts, OwnState& own) const;
+  // With the legal actions as rows too when `rows` (the member reads deltas).
+  void own_state(int seat, bool texts, bool rows, OwnState& own) const;
   // An event's body as its recipients read it (names filled in; without `text` for members that
   // read no words), and its own frame.
   std::string event_body(const Event& e, bool texts) const;

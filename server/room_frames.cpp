@@ -156,7 +156,7 @@ Room::StateParts Room::state_parts() const {
   return StateParts(s);
 }
 
-void Room::own_state(int seat, bool texts, OwnState& own) const {
+void Room::own_state(int seat, bool texts, bool rows, OwnState& own) const {
   const State& st = match_.state();
   const bool waiting = status_ == RoomStatus::kWaiting;
   // A seat's choices are written once per change and shared with the turn timer and the bots.
@@ -167,6 +167,7 @@ void Room::own_state(int seat, bool texts, OwnState& own) const {
   // The words are written only for a member who reads them.
   own.labels = choices && texts ? &legal_.labels(seat, version_) : &kNone;
   own.legal_hash = choices ? choices->hash : std::hash<std::string>{}(*kNone);
+  own.rows = !rows ? nullptr : choices ? &legal_.rows(seat, version_) : &kNone;
   // The view, the largest part, is written into a buffer that keeps its capacity from frame to
   // frame.
   own.view.clear();
@@ -207,7 +208,7 @@ std::string Room::event_frame(const std::string& body) const {
 
 void Room::send_state(const std::shared_ptr<Client>& c, int seat) {
   OwnState own;
-  own_state(seat, c->texts(), own);
+  own_state(seat, c->texts(), false, own);  // a whole state carries no rows
   out(c, make_frame(updates_.sent_state(*c, version_, state_parts(), own.parts(c->texts()))));
 }
 

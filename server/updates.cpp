@@ -132,9 +132,17 @@ bool UpdateFrames::append_patch(std::string& out, const Sent& was, const StateTe
                                       present(**own.labels))) {
     return false;
   }
-  if (legal == Legal::kWhole &&
-      !protocol::append_member_patch(out, first, "\"legal\"", *was.legal, **own.legal)) {
-    return false;
+  if (legal == Legal::kWhole) {
+    if (delta && own.rows != nullptr) {
+      // A list replaces the one before whole, as a merge patch says an array: the rows are the
+      // member's new value.
+      if (!first) out += ',';
+      first = false;
+      out += "\"legal\":";
+      out += **own.rows;
+    } else if (!protocol::append_member_patch(out, first, "\"legal\"", *was.legal, **own.legal)) {
+      return false;
+    }
   }
   if (was.seat != own.seat) {
     // A seat never turns null in a patch (a member moving to spectating gets a whole state).

@@ -10,9 +10,11 @@
 // own part is compared on its own. The frame is written in one piece.
 //
 // `delta` is `patch` made smaller: no `base` (a member's frames carry consecutive versions), no
-// `version` in the patch (the frame's is the state's), and a legal list the member was sent whole
-// before, since its last whole state, comes back as its number. Each member's numbered lists
-// are kept here, the last kRemembered of them.
+// `version` in the patch (the frame's is the state's), a legal list the member was sent whole
+// before, since its last whole state, comes back as its number, and one sent whole goes as rows
+// (an action with the member names of the object before it as the array of its values). Each
+// member's numbered lists are kept here, the last kRemembered of them, as the objects they stand
+// for: a list is compared and numbered by what it says, whichever way it travelled.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,9 @@ class UpdateFrames {
     const Text* legal = nullptr;
     std::string_view view;
     std::size_t legal_hash = 0;  // of the legal text
+    // For a `delta` member: the same legal actions written as rows, as a delta's patch carries
+    // them (null: as objects, which every reader takes too).
+    const Text* rows = nullptr;
   };
   // How many of its last numbered legal lists a `delta` member may be referred to.
   static constexpr std::size_t kRemembered = 16;

@@ -163,4 +163,61 @@ inline std::vector<std::string_view> elements(std::string_view array) {
   }
 }
 
+// The raw texts of an object's member names, quotes included, in the order of the text.
+inline std::vector<std::string_view> member_names(std::string_view object) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  detail::skip_space(object, i);
+  if (i >= object.size() || object[i] != '{') return out;
+  ++i;
+  while (true) {
+    detail::skip_space(object, i);
+    if (i >= object.size() || object[i] != '"') return out;
+    const std::size_t start = i;
+    if (!detail::skip_string(object, i)) return out;
+    out.push_back(object.substr(start, i - start));
+    detail::skip_space(object, i);
+    if (i >= object.size() || object[i] != ':') return out;
+    ++i;
+    detail::skip_space(object, i);
+    if (!detail::skip_value(object, i)) return out;
+    detail::skip_space(object, i);
+    if (i >= object.size() || object[i] != ',') return out;
+    ++i;
+  }
+}
+
+// The actions of a delta's legal list as object texts (PROTOCOL.md, "delta"): an array is the
+// action with the member names of the nearest object before it, in their order, and the
+// array's elements as their values. Nothing for a row with no object before it or of another
+// length: the list cannot be read.
+inline std::optional<std::vector<std::string>> expand_rows(std::string_view legal) {
+  std::vector<std::string> out;
+  std::vector<std::string_view> names;
+  bool named = false;
+  for (const std::string_view action : elements(legal)) {
+    if (action.starts_with('[')) {
+      const std::vector<std::string_view> values = elements(action);
+      if (!named || values.size() != names.size()) return std::nullopt;
+      std::string object;
+      object += '{';
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i > 0) object += ',';
+        object += names[i];
+        object += ':';
+        object += values[i];
+      }
+      object += '}';
+      out.push_back(std::move(object));
+      continue;
+    }
+    if (action.starts_with('{')) {
+      names = member_names(action);
+      named = true;
+    }
+    out.emplace_back(action);
+  }
+  return out;
+}
+
 }  // namespace campfire::load

@@ -315,7 +315,7 @@ class Seat : public Connection<Seat> {
   void maybe_act();
   // A delta connection numbers each non-empty legal list it receives whole; a whole state
   // starts the numbering again.
-  void number(std::optional<std::string_view> legal);
+  void number(const std::vector<std::string>& list);
   void restart_numbers(std::optional<std::string_view> legal);
 
   Table& table_;
@@ -432,7 +432,8 @@ void Seat::on_message(std::string_view m, Clock::time_point now) {
 
 // One frame per change (hello's "updates"): its events do not matter here; its state comes whole
 // or as a merge patch on the last one, where `legal` is present only when it changed (an array is
-// replaced whole, so the patch's `legal` is the full new list).
+// replaced whole, so the patch's `legal` is the full new list: for a delta, written as rows, or
+// the number of a list sent before).
 void Seat::on_update(std::string_view m, Clock::time_point now) {
   const auto f = fields<5>(m, {"room", "version", "base", "patch", "state"});
   const auto room = unquote(f[0]);
@@ -449,13 +450,18 @@ void Seat::on_update(std::string_view m, Clock::time_point now) {
   const bool delta = !f[2];
   const bool follows = delta ? version == version_ + 1 : to_int(f[2]) == version_;
   std::optional<std::string_view> legal = f[3] ? field(*f[3], "legal") : std::nullopt;
+  const bool whole_list = legal && legal->starts_with('[');
   const std::vector<std::string>* named = nullptr;
-  if (delta && legal && !legal->starts_with('[')) {
+  if (delta && legal && !whole_list) {
     const long long n = to_int(legal).value_or(-1);
     const long long oldest = next_number_ - static_cast<long long>(numbered_.size());
     if (n >= oldest && n < next_number_) named = &numbered_[static_cast<std::size_t>(n - oldest)];
   }
-  if (!f[3] || !base_known_ || !follows || (delta && legal && !legal->starts_with('[') && !named)) {
+  // A delta's list sent whole comes as rows: read back as the actions they stand for.
+  std::optional<std::vector<std::string>> rows;
+  if (delta && whole_list) rows = expand_rows(*legal);
+  if (!f[3] || !base_known_ || !follows || (delta && legal && !whole_list && !named) ||
+      (delta && whole_list && !rows)) {
     // A patch on a state this seat does not hold: something was missed. Ask for the whole state
     // once, and act on nothing until it comes.
     if (base_known_) {
@@ -473,16 +479,17 @@ void Seat::on_update(std::string_view m, Clock::time_point now) {
     legal_ = *named;
     return on_state(room, version, std::nullopt, true, now);
   }
-  if (delta) number(legal);
-  return on_state(room, version, legal->starts_with('[') ? legal : std::nullopt, false, now);
+  if (rows) {
+    number(*rows);
+    legal_ = std::move(*rows);
+    return on_state(room, version, std::nullopt, true, now);
+  }
+  return on_state(room, version, whole_list ? legal : std::nullopt, false, now);
 }
 
-void Seat::number(std::optional<std::string_view> legal) {
-  if (!legal || !legal->starts_with('[')) return;
-  std::vector<std::string> list;
-  for (auto e : elements(*legal)) list.emplace_back(e);
+void Seat::number(const std::vector<std::string>& list) {
   if (list.empty()) return;
-  numbered_.push_back(std::move(list));
+  numbered_.push_back(list);
   if (numbered_.size() > 16) numbered_.pop_front();
   ++next_number_;
 }
@@ -490,7 +497,10 @@ void Seat::number(std::optional<std::string_view> legal) {
 void Seat::restart_numbers(std::optional<std::string_view> legal) {
   numbered_.clear();
   next_number_ = 0;
-  number(legal);
+  if (!legal || !legal->starts_with('[')) return;
+  std::vector<std::string> list;
+  for (auto e : elements(*legal)) list.emplace_back(e);
+  number(list);
 }
 
 void Seat::on_state(std::string_view room, long long version, std::optional<std::string_view> legal,

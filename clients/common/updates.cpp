@@ -11,6 +11,29 @@ namespace {
 // The most numbered legal lists a delta may refer to (PROTOCOL.md, "update").
 constexpr std::size_t kRemembered = 16;
 
+// A delta's legal list back as the objects it stands for (PROTOCOL.md, "delta"): each array is
+// the action with the member names of the nearest object before it, in their order, and the
+// array's elements as their values. nlohmann keeps an object's names in name order, the order
+// the server writes them in, so the names read back come in the order the row's values do.
+// False for a row with no object before it or of another length: the list cannot be read.
+bool expand_rows(json& legal) {
+  const json* named = nullptr;
+  for (json& action : legal) {
+    if (action.is_object()) {
+      named = &action;
+    } else if (action.is_array()) {
+      if (named == nullptr || action.size() != named->size()) return false;
+      json object = json::object();
+      std::size_t i = 0;
+      for (auto it = named->begin(); it != named->end(); ++it) {
+        object[it.key()] = std::move(action[i++]);
+      }
+      action = std::move(object);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 json hello(const std::string& name, bool texts) {
@@ -78,19 +101,23 @@ UpdateReader::Read UpdateReader::read(json message) {
         base != message.end()
             ? was == *base
             : was.is_number_integer() && was.get<long long>() + 1 == version.get<long long>();
+    const bool delta = base == message.end();
     if (patch != message.end() && patch->is_object() && follows) {
-      const auto legal = patch->find("legal");
+      auto legal = patch->find("legal");
+      // Rows are read back first: from here on the list is what a whole state would hold.
+      const bool rows_read =
+          !delta || legal == patch->end() || !legal->is_array() || expand_rows(*legal);
       const bool by_number = legal != patch->end() && legal->is_number_integer();
       const long long n = by_number ? legal->get<long long>() : 0;
       const long long oldest = held.next - static_cast<long long>(held.numbered.size());
-      if (!by_number || (n >= oldest && n < held.next)) {
+      if (rows_read && (!by_number || (n >= oldest && n < held.next))) {
         held.state.merge_patch(*patch);
         held.state["version"] = version;
         if (by_number) {
           const json& list = held.numbered[static_cast<std::size_t>(n - oldest)];
           held.state["legal"] = list["legal"];
           if (list.contains("labels")) held.state["labels"] = list["labels"];
-        } else if (legal != patch->end() && base == message.end()) {
+        } else if (legal != patch->end() && delta) {
           number(held);
         }
         applied = true;

@@ -1,8 +1,9 @@
 // Update frames: with `"updates": "delta"` in hello the server sends one `update` per change of a
 // room, its state either whole or as a merge patch (RFC 7386) against the last state this
-// connection was sent, a legal list sent before given by its number (`patch` is the same with a
-// `base` and without numbers). An UpdateReader turns each frame back into the `event` and `state`
-// messages a client handled before, so the rest of the client needs no change.
+// connection was sent, a legal list sent before given by its number and one sent whole written
+// as rows (`patch` is the same with a `base` and without numbers or rows). An UpdateReader
+// turns each frame back into the `event` and `state` messages a client handled before, so the
+// rest of the client needs no change.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -31,9 +32,10 @@ class UpdateReader {
 
   // What one message from the server amounts to. A `state` is handed on and becomes the base of
   // the room's next patch; an `update` gives its events as `event` messages, then its state,
-  // whole or patched onto the state held. A patch on another version than the one held (for a
-  // delta: the one before its own), or naming a legal list not held, cannot be applied: its
-  // events still count, its state is dropped, and a sync is asked for, once, however many
+  // whole or patched onto the state held (a delta's rows read back as the actions they stand
+  // for). A patch on another version than the one held (for a delta: the one before its own),
+  // naming a legal list not held, or with a row that stands for no action, cannot be applied:
+  // its events still count, its state is dropped, and a sync is asked for, once, however many
   // patches miss until a full state comes. Anything else passes untouched.
   Read read(json message);
 

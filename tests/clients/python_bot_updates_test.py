@@ -139,6 +139,48 @@ class Updates(unittest.TestCase):
                    "patch": {"legal": 2}})
         self.assertEqual(self.ws.sent, [{"type": "sync", "room": "K7QX2M"}], "no list 2 was sent")
 
+    def test_a_deltas_rows_are_read_back_as_the_actions_they_stand_for(self):
+        rows = [{"card": "4C", "move": "respond"}, ["5C", "respond"], {"move": "pass"},
+                ["concede"], {"move": "place", "slots": [0, 2]}, ["place", [1]], ["place", []]]
+        actions = [{"card": "4C", "move": "respond"}, {"card": "5C", "move": "respond"},
+                   {"move": "pass"}, {"move": "concede"}, {"move": "place", "slots": [0, 2]},
+                   {"move": "place", "slots": [1]}, {"move": "place", "slots": []}]
+        self.bot.acted_version = 99  # watch the states, do not act
+        self.push(STATE)
+        self.push({"type": "update", "room": "K7QX2M", "version": 12, "events": [],
+                   "patch": {"legal": rows}})  # list 0 (the state had none)
+        self.assertEqual(self.seen[-1], dict(STATE, version=12, legal=actions))
+        self.push({"type": "update", "room": "K7QX2M", "version": 13, "events": [],
+                   "patch": {"legal": []}})
+        self.push({"type": "update", "room": "K7QX2M", "version": 14, "events": [],
+                   "patch": {"legal": 0}})
+        self.assertEqual(self.seen[-1]["legal"], actions, "a number gives back the actions")
+        self.assertEqual(self.ws.sent, [])
+
+    def test_a_bot_acts_on_an_action_read_from_a_row(self):
+        self.push(STATE)
+        self.push({"type": "update", "room": "K7QX2M", "version": 12, "events": [],
+                   "patch": {"legal": [{"card": "4C", "move": "respond"}, ["5C", "respond"],
+                                       ["6C", "respond"]]}})
+        self.assertEqual(len(self.ws.sent), 1)
+        self.assertIn(self.ws.sent[0]["action"], [{"card": c, "move": "respond"}
+                                                  for c in ("4C", "5C", "6C")])
+
+    def test_a_row_that_stands_for_no_action_asks_for_a_sync(self):
+        for bad in ([["4C", "respond"]], [{"card": "4C", "move": "respond"}, ["5C"]],
+                    [{"move": "pass"}, ["pass", 1]]):
+            with self.subTest(bad=bad):
+                self.setUp()
+                self.push(STATE)
+                self.push({"type": "update", "room": "K7QX2M", "version": 12,
+                           "events": [{"type": "drew"}], "patch": {"legal": bad}})
+                self.assertEqual(self.ws.sent, [{"type": "sync", "room": "K7QX2M"}])
+                self.assertEqual(self.seen[1:], [{"type": "event", "room": "K7QX2M",
+                                                  "version": 12, "event": {"type": "drew"}}])
+                self.push({"type": "update", "room": "K7QX2M", "version": 13, "events": [],
+                           "patch": {}})
+                self.assertEqual(len(self.ws.sent), 1, "asked once")
+
     def test_a_delta_that_does_not_follow_asks_for_a_sync(self):
         self.push(STATE)
         self.push({"type": "update", "room": "K7QX2M", "version": 13, "events": [],

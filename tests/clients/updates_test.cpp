@@ -1,7 +1,8 @@
 // Update frames as campfire-bot and campfire-cli read them: each `update` becomes the `event`
 // messages and the `state` that used to come one by one, its state whole or merge-patched onto
-// the last one held (a delta's legal list given by number taken from those numbered); a patch on
-// another version asks for a sync.
+// the last one held (a delta's legal list given by number taken from those numbered, one sent
+// whole read back from its rows); a patch on another version, or a row that stands for no
+// action, asks for a sync.
 #include <gtest/gtest.h>
 
 #include "clients/common/updates.hpp"
@@ -88,6 +89,52 @@ TEST(UpdateReader, OnlyTheLastSixteenNumberedListsCanBeNamed) {
   ASSERT_EQ(read.messages.size(), 1u);
   EXPECT_EQ(read.messages[0]["legal"][0]["amount"], 4);
   EXPECT_EQ(reader.read(delta_update(33, {{"legal", 3}})).sync, "K7QX2M");
+}
+
+// A delta's legal list sent whole comes as rows: an array is the action with the member names
+// of the object before it, the array's elements their values in that order (values that are
+// arrays themselves stay so). The list is read back before it is numbered.
+TEST(UpdateReader, DeltasReadRowsBackAsTheActionsTheyStandFor) {
+  UpdateReader reader;
+  reader.read(state11());
+  const json rows = json::parse(R"([{"card": "4C", "move": "respond"}, ["5C", "respond"],
+    {"move": "pass"}, ["concede"], {"move": "place", "slots": [0, 2]}, ["place", [1]],
+    ["place", []]])");
+  const json actions = json::parse(R"([{"card": "4C", "move": "respond"},
+    {"card": "5C", "move": "respond"}, {"move": "pass"}, {"move": "concede"},
+    {"move": "place", "slots": [0, 2]}, {"move": "place", "slots": [1]},
+    {"move": "place", "slots": []}])");
+  auto read = reader.read(delta_update(12, {{"legal", rows}}));  // list 0 (the state had none)
+  EXPECT_FALSE(read.sync);
+  json expected = state11();
+  expected["version"] = 12;
+  expected["legal"] = actions;
+  EXPECT_EQ(read.messages, std::vector<json>{expected});
+
+  read = reader.read(delta_update(13, {{"legal", json::array()}}));
+  ASSERT_EQ(read.messages.size(), 1u);
+  read = reader.read(delta_update(14, {{"legal", 0}}));
+  ASSERT_EQ(read.messages.size(), 1u);
+  EXPECT_EQ(read.messages[0]["legal"], actions) << "a number gives back the actions";
+}
+
+// A row with no object before it, or not as long as that object, stands for no action: the
+// state cannot be read, its events still count, and a sync is asked for.
+TEST(UpdateReader, ARowThatStandsForNoActionAsksForASync) {
+  for (const char* bad :
+       {R"([["4C", "respond"]])", R"([{"card": "4C", "move": "respond"}, ["5C"]])",
+        R"([{"move": "pass"}, ["pass", 1]])"}) {
+    SCOPED_TRACE(bad);
+    UpdateReader reader;
+    reader.read(state11());
+    const json event = {{"type", "drew"}};
+    auto read = reader.read(delta_update(12, {{"legal", json::parse(bad)}}, json::array({event})));
+    EXPECT_EQ(read.sync, "K7QX2M");
+    const json as_event = {
+        {"type", "event"}, {"room", "K7QX2M"}, {"version", 12}, {"event", event}};
+    EXPECT_EQ(read.messages, std::vector<json>{as_event});
+    EXPECT_FALSE(reader.read(delta_update(13, json::object())).sync) << "asked once";
+  }
 }
 
 TEST(UpdateReader, AStateIsHandedOnAndIsTheBaseOfTheNextPatch) {

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/core/registry.hpp"
+#include "engine/core/rng.hpp"
 #include "protocol/json_text.hpp"
+#include "tests/engine/test_support.hpp"
 
 namespace campfire::server::testing {
 namespace {
@@ -215,6 +219,114 @@ TEST_F(LegalMovesTest, WordsAreWrittenOnlyWhenAskedForAndNotKeptUnasked) {
   }
   EXPECT_EQ(*legal_.labels(s, 2), now.dump());
   EXPECT_EQ(labelled_ - written, static_cast<int>(now.size()));
+}
+
+// Whether every object in `j`, at any depth, has its member names in name order, none of them an
+// array index (a browser lists such names first, whatever their place in the text).
+bool names_in_order(const nlohmann::ordered_json& j) {
+  if (j.is_array()) {
+    return std::all_of(j.begin(), j.end(), [](const auto& e) { return names_in_order(e); });
+  }
+  if (!j.is_object()) return true;
+  const std::string* last = nullptr;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& name = it.key();
+    if (!name.empty() &&
+        std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return false;
+    }
+    if (last != nullptr && !(*last < name)) return false;
+    if (!names_in_order(it.value())) return false;
+    last = &name;
+  }
+  return true;
+}
+
+// The actions a list of rows stands for (PROTOCOL.md, "delta"), read in the order the text has
+// them; `mixed` counts objects after a list's first (the shape changed), `nested` rows holding
+// an array or an object. Fails the test on an object that a row could have said.
+nlohmann::ordered_json expand(const nlohmann::ordered_json& rows, int& mixed, int& nested) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const nlohmann::ordered_json* named = nullptr;
+  for (const auto& action : rows) {
+    if (action.is_object()) {
+      if (named != nullptr) {
+        ++mixed;
+        bool same = action.size() == named->size();
+        for (auto a = action.begin(), b = named->begin(); same && a != action.end(); ++a, ++b) {
+          same = a.key() == b.key();
+        }
+        EXPECT_FALSE(same) << "an object where a row would do: " << rows.dump();
+      }
+      named = &action;
+      out.push_back(action);
+      continue;
+    }
+    EXPECT_TRUE(action.is_array() && named != nullptr && action.size() == named->size())
+        << rows.dump();
+    if (!action.is_array() || named == nullptr || action.size() != named->size()) return out;
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    std::size_t i = 0;
+    for (auto it = named->begin(); it != named->end(); ++it, ++i) {
+      if (action[i].is_structured()) ++nested;
+      object[it.key()] = action[i];
+    }
+    out.push_back(std::move(object));
+  }
+  return out;
+}
+
+// A delta carries a legal list as rows, which say an action by the order of its values: every
+// game's actions are objects whose members (at every depth) come in name order, and the rows
+// stand for exactly the actions of the list, an object coming only where the names change.
+// Random games of every game, every seat's choices at every step.
+TEST(LegalRows, EveryGamesActionsAreObjectsInNameOrderAndTheRowsStandForThem) {
+  int mixed = 0;
+  int nested = 0;
+  int rows_written = 0;
+  for (const Game* game : Registry::builtin().games()) {
+    SCOPED_TRACE(game->info().id);
+    const int seats = std::min(4, game->info().max_seats);
+    for (int playout = 0; playout < campfire::testing::scaled(4); ++playout) {
+      Match match = std::move(*Match::create(*game, seats, json::object(), 100 + playout));
+      LegalMoves legal(match, [](Seat, const Action&) { return std::string(); });
+      Rng rng(7 + playout);
+      for (long long version = 1; version <= 400 && !match.state().over(); ++version) {
+        for (Seat s = 0; s < seats; ++s) {
+          const auto text = nlohmann::ordered_json::parse(*legal.of(s, version).text);
+          for (const auto& action : text) {
+            ASSERT_TRUE(action.is_object()) << action.dump();
+            ASSERT_TRUE(names_in_order(action)) << action.dump();
+          }
+          const auto rows = nlohmann::ordered_json::parse(*legal.rows(s, version));
+          for (const auto& row : rows) rows_written += row.is_array() ? 1 : 0;
+          ASSERT_EQ(expand(rows, mixed, nested), text) << "rows " << rows.dump();
+          if (!text.empty()) {
+            ASSERT_TRUE(rows.front().is_object()) << rows.dump();
+          }
+        }
+        legal.let_go_of_actions();
+        if (!campfire::testing::random_step(match, rng)) break;
+      }
+    }
+  }
+  EXPECT_GT(rows_written, 0);
+  EXPECT_GT(mixed, 0) << "some list mixes actions of different shapes";
+  EXPECT_GT(nested, 0) << "some row holds an array or an object";
+}
+
+// Rows are written only when asked for, and let go of with the actions once the frames are out;
+// asked for again, they are the same.
+TEST_F(LegalMovesTest, RowsAreWrittenWhenAskedForAndLetGoOf) {
+  const Seat s = acting();
+  EXPECT_EQ(legal_.of(s, 1).rows_text, nullptr);
+  const std::string rows = *legal_.rows(s, 1);
+  EXPECT_LT(rows.size(), legal_.of(s, 1).text->size());
+  EXPECT_EQ(legal_.rows(s, 1), legal_.of(s, 1).rows_text) << "written once per version";
+  legal_.let_go_of_actions();
+  EXPECT_EQ(legal_.of(s, 1).rows_text, nullptr);
+  EXPECT_EQ(*legal_.rows(s, 1), rows);
+  EXPECT_TRUE(legal_.of(s, 1).actions.empty()) << "the actions listed again are not kept";
 }
 
 }  // namespace

@@ -17,12 +17,51 @@ namespace campfire::server::testing {
 
 using namespace std::chrono_literals;
 
+// Whether two objects have the same member names in the same order.
+inline bool same_names(const json& a, const json& b) {
+  if (a.size() != b.size()) return false;
+  for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+    if (x.key() != y.key()) return false;
+  }
+  return true;
+}
+
+// A delta's legal list back as objects: each array is the action with the member names of the
+// object before it, its elements their values in that order (nlohmann keeps an object's names
+// in name order, the order the server writes them in). The list must be as short as rows make
+// it: an object only where the names change. Counts the rows read, and the objects after a
+// list's first (where the shape changed).
+inline void read_rows(json& legal, std::size_t* rows = nullptr,
+                      std::size_t* objects_after_first = nullptr) {
+  const json* named = nullptr;  // the last object of the list as it came
+  for (json& action : legal) {
+    if (action.is_object()) {
+      if (named != nullptr) {
+        EXPECT_FALSE(same_names(action, *named))
+            << "an object where a row would do: " << legal.dump();
+        if (objects_after_first != nullptr) ++*objects_after_first;
+      }
+      named = &action;
+      continue;
+    }
+    ASSERT_TRUE(action.is_array()) << "an action is an object or a row: " << legal.dump();
+    ASSERT_NE(named, nullptr) << "a row with no object before it: " << legal.dump();
+    ASSERT_EQ(action.size(), named->size()) << "a row of the wrong length: " << legal.dump();
+    json object = json::object();
+    std::size_t i = 0;
+    for (auto it = named->begin(); it != named->end(); ++it) object[it.key()] = action[i++];
+    action = std::move(object);
+    if (rows != nullptr) ++*rows;
+  }
+}
+
 struct RecordingClient final : Client {
   // A client that asked for `update` frames keeps them (in `update_frames`) and, as a client of the
   // protocol would, turns each into the event and state messages it stands for: a patch is
   // applied to the last state held, whose version must be the patch's base (with `delta`: one
-  // less than the frame's), and a `delta` patch's legal list given by number is the one numbered
-  // so since the last whole state.
+  // less than the frame's), a `delta` patch's legal list given by number is the one numbered
+  // so since the last whole state, and one sent whole has its rows expanded first. Every such
+  // list must be as short as rows make it: an object only where the member names change.
   void send(Frame frame) override {
     json m = json::parse(*frame);
     if (m.value("type", "") != "update") {
@@ -43,7 +82,14 @@ struct RecordingClient final : Client {
         EXPECT_FALSE(patch.contains("version"));
         ASSERT_EQ(held["version"].get<long long>() + 1, m["version"].get<long long>())
             << "a delta that does not follow the state held";
-        held.merge_patch(patch);
+        json expanded = patch;
+        if (expanded.contains("legal") && expanded["legal"].is_array()) {
+          expand_rows(expanded["legal"]);
+          if (::testing::Test::HasFatalFailure()) return;
+          legal_bytes += patch["legal"].dump().size();
+          legal_object_bytes += expanded["legal"].dump().size();
+        }
+        held.merge_patch(expanded);
         held["version"] = m["version"];
         if (patch.contains("legal") && patch["legal"].is_number()) {
           const long long n = patch["legal"].get<long long>();
@@ -68,6 +114,7 @@ struct RecordingClient final : Client {
     EXPECT_EQ(held["version"], m["version"]);
     messages.push_back(held);
   }
+  void expand_rows(json& legal) { read_rows(legal, &rows, &objects_after_first); }
   // A whole state: the base of the next patch, and the first numbered legal list.
   void whole(const json& state) {
     held = state;
@@ -108,6 +155,11 @@ struct RecordingClient final : Client {
   std::vector<json> numbered;  // delta: the last legal lists numbered (with their labels)
   long long next_number = 0;
   std::size_t numbered_used = 0;  // delta: legal lists that came as a number
+  std::size_t rows = 0;           // delta: actions that came as rows
+  std::size_t objects_after_first = 0;  // delta: objects after the first of a list (shapes changed)
+  // delta: the bytes of the legal lists that came whole, as they came and as objects
+  std::size_t legal_bytes = 0;
+  std::size_t legal_object_bytes = 0;
 };
 
 // Keeps every record the room writes (nothing is stored; writes complete at once).

@@ -3,7 +3,7 @@
 // and sends `sync` when a patch does not fit the state it holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergePatch, UpdateReader } from '../../clients/web/js/updates.js';
+import { expandRows, mergePatch, UpdateReader } from '../../clients/web/js/updates.js';
 import { Connection } from '../../clients/web/js/conn.js';
 
 test('a merge patch removes members set to null, merges objects and replaces everything else', () => {
@@ -142,6 +142,33 @@ test('only the last sixteen numbered legal lists can be named', () => {
   const named = reader.read({ type: 'update', room: 'K7QX2M', version: 32, events: [], patch: { legal: 4 } });
   assert.equal(named.messages[0].legal[0].amount, 4);
   assert.equal(reader.read({ type: 'update', room: 'K7QX2M', version: 33, events: [], patch: { legal: 3 } }).sync, 'K7QX2M');
+});
+
+test('a delta\'s rows are read back as the actions they stand for, before the list is numbered', () => {
+  const reader = new UpdateReader();
+  reader.read(state11);
+  const rows = [{ card: '4C', move: 'respond' }, ['5C', 'respond'], { move: 'pass' }, ['concede'],
+    { move: 'place', slots: [0, 2] }, ['place', [1]], ['place', []]];
+  const actions = [{ card: '4C', move: 'respond' }, { card: '5C', move: 'respond' }, { move: 'pass' }, { move: 'concede' },
+    { move: 'place', slots: [0, 2] }, { move: 'place', slots: [1] }, { move: 'place', slots: [] }];
+  const d = (version, patch) => reader.read({ type: 'update', room: 'K7QX2M', version, events: [], patch });
+  assert.deepEqual(d(12, { legal: rows }), { messages: [{ ...state11, version: 12, legal: actions }], sync: null });  // list 0 (the state had none)
+  d(13, { legal: [] });
+  assert.deepEqual(d(14, { legal: 0 }).messages[0].legal, actions, 'a number gives back the actions');
+  const named = expandRows(JSON.parse('[{"__proto__": 1, "move": "x"}, [2, "y"]]'));
+  assert.deepEqual(Object.keys(named[1]), ['__proto__', 'move']);
+  assert.equal(Object.getPrototypeOf(named[1]), Object.prototype);
+});
+
+test('a row that stands for no action asks for a sync and keeps the events', () => {
+  for (const bad of [[['4C', 'respond']], [{ card: '4C', move: 'respond' }, ['5C']], [{ move: 'pass' }, ['pass', 1]]]) {
+    const reader = new UpdateReader();
+    reader.read(state11);
+    const event = { type: 'drew' };
+    assert.deepEqual(reader.read({ type: 'update', room: 'K7QX2M', version: 12, events: [event], patch: { legal: bad } }),
+      { messages: [{ type: 'event', room: 'K7QX2M', version: 12, event }], sync: 'K7QX2M' }, JSON.stringify(bad));
+    assert.equal(reader.read({ type: 'update', room: 'K7QX2M', version: 13, events: [], patch: {} }).sync, null, 'asked once');
+  }
 });
 
 // A socket that records what the client sends and lets the test play the server.

@@ -40,6 +40,24 @@ def merge_patch(target, patch):
     return result
 
 
+def expand_rows(legal):
+    """A delta's legal list back as the actions it stands for: each list is the action with the
+    member names of the nearest dict before it, in their order (json keeps the order of the text),
+    and the list's items as their values. None for a row with no dict before it or of another
+    length: the list cannot be read."""
+    names, actions = None, []
+    for action in legal:
+        if isinstance(action, list):
+            if names is None or len(action) != len(names):
+                return None
+            actions.append(dict(zip(names, action)))
+        else:
+            if isinstance(action, dict):
+                names = list(action)
+            actions.append(action)
+    return actions
+
+
 class Refused(Exception):
     """The server answered a request with an error."""
 
@@ -213,9 +231,10 @@ class Bot:
     async def on_update(self, ws, update):
         """One frame for one change of the room: its events, then its state, sent whole or as a
         merge patch on the state we hold (a delta: on the version just before its own, with no
-        version in the patch and a legal list sent before given as its number). A patch that does
-        not follow the state we hold means we missed something: its events still count, its state
-        waits for the full one a sync brings."""
+        version in the patch, a legal list sent before given as its number and one sent whole as
+        rows). A patch that does not follow the state we hold, or has a row that stands for no
+        action, means we missed something: its events still count, its state waits for the full
+        one a sync brings."""
         for event in update["events"]:
             await self.on_push(ws, {"type": "event", "room": update["room"],
                                     "version": update["version"], "event": event})
@@ -224,12 +243,18 @@ class Bot:
         held, patch = self.held, update["patch"]
         delta = "base" not in update
         legal = patch.get("legal")
+        readable = True
+        if delta and isinstance(legal, list):
+            # Rows are read back first: from here on the list is what a whole state would hold.
+            legal = expand_rows(legal)
+            readable = legal is not None
+            patch = dict(patch, legal=legal)
         first = self.next_number - len(self.numbered)
         fits = held is not None and (held["version"] + 1 == update["version"] if delta
                                      else held["version"] == update["base"])
         if fits and delta and isinstance(legal, int) and not first <= legal < self.next_number:
             fits = False
-        if not fits:
+        if not fits or not readable:
             self.held = None
             if not self.syncing:
                 self.syncing = True

@@ -1,8 +1,9 @@
 // Update frames: with `"updates": "delta"` in hello the server sends one `update` per change of a
 // room, its state either whole or as a merge patch against the last state this connection was
-// sent, a legal list sent before given by its number (`patch` frames, with a `base` and no
-// numbers, are read too). This turns each frame back into the `event` and `state` messages the rest of the client
-// handles, so nothing past the connection knows the difference. No DOM, no socket: node tests it.
+// sent, a legal list sent before given by its number and one sent whole written as rows (`patch`
+// frames, with a `base` and no numbers or rows, are read too). This turns each frame back into
+// the `event` and `state` messages the rest of the client handles, so nothing past the
+// connection knows the difference. No DOM, no socket: node tests it.
 
 function isObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -27,6 +28,28 @@ export function mergePatch(target, patch) {
   return out;
 }
 
+// A delta's legal list back as the objects it stands for (PROTOCOL.md, "delta"): each array is
+// the action with the member names of the nearest object before it, in their order, and the
+// array's elements as their values. The server writes names in name order and never names a
+// member like an array index, so Object.keys lists them in the order of the text. Null for a
+// row with no object before it or of another length: the list cannot be read.
+export function expandRows(legal) {
+  let names = null;
+  const out = [];
+  for (const action of legal) {
+    if (Array.isArray(action)) {
+      if (names === null || action.length !== names.length) return null;
+      const object = {};
+      names.forEach((name, i) => setMember(object, name, action[i]));
+      out.push(object);
+    } else {
+      if (isObject(action)) names = Object.keys(action);
+      out.push(action);
+    }
+  }
+  return out;
+}
+
 // How many of the last numbered legal lists a delta may name (PROTOCOL.md, "update").
 const REMEMBERED = 16;
 
@@ -46,9 +69,10 @@ export class UpdateReader {
 
   // What one message from the server amounts to: `messages` to handle in order, as if they had
   // come as they are, and `sync`, a room whose state must be asked for again (or null). A patch
-  // against another state than the one held (a delta: not the version right after it), or naming
-  // a legal list not held, cannot be applied: its events still count, its state is dropped until
-  // the sync's full state arrives (asked for once, however many patches miss).
+  // against another state than the one held (a delta: not the version right after it), naming
+  // a legal list not held, or with a row that stands for no action, cannot be applied: its events
+  // still count, its state is dropped until the sync's full state arrives (asked for once, however
+  // many patches miss).
   read(msg) {
     if (msg.type === 'state') {
       this.hold(msg.room, msg, true);
@@ -66,18 +90,25 @@ export class UpdateReader {
       const held = this.held.get(msg.room);
       const delta = !('base' in msg);
       const follows = held && (delta ? held.state.version + 1 === msg.version : held.state.version === msg.base);
-      if (follows && isObject(msg.patch)) {
-        const legal = msg.patch.legal;
+      let patch = isObject(msg.patch) ? msg.patch : null;
+      if (patch && delta && Array.isArray(patch.legal)) {
+        // Rows are read back first: from here on the list is what a whole state would hold.
+        const legal = expandRows(patch.legal);
+        patch = legal ? { ...patch } : null;
+        if (patch) setMember(patch, 'legal', legal);
+      }
+      if (follows && patch) {
+        const legal = patch.legal;
         if (delta && Number.isInteger(legal)) {
           const oldest = held.next - held.numbered.length;
           if (legal >= oldest && legal < held.next) {
             const list = held.numbered[legal - oldest];
-            state = mergePatch(held.state, msg.patch);
+            state = mergePatch(held.state, patch);
             state.legal = structuredClone(list.legal);
             if ('labels' in list) state.labels = structuredClone(list.labels);
           }
         } else {
-          state = mergePatch(held.state, msg.patch);
+          state = mergePatch(held.state, patch);
           numbered = delta && Array.isArray(legal);
         }
         if (state) state.version = msg.version;
