@@ -187,8 +187,8 @@ void Room::update_summary() {
   summary_.spectators = static_cast<int>(spectators_.size());
   summary_.listed = listed_;
   summary_.status = status_;
-  // The options never change: they are copied once, not at every change.
-  if (summary_.options.is_null()) summary_.options = match_.options().to_json();
+  // The match's (the start deals a new match with the same options, and the first one goes).
+  summary_.options = match_.options();
   summary_.last_activity = std::chrono::steady_clock::now();
   summary_.connected = seats_.connected_players();
 }
