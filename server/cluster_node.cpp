@@ -161,7 +161,7 @@ void ClusterNode::publish(const std::vector<RoomSummary>& rooms) {
         {"taken", s.taken},
         {"status", status_name(s.status)},
         {"spectators", s.spectators},
-        {"options", s.options},
+        {"options", s.options.to_json()},
         {"listed", s.listed},
         {"node", node_}}.dump();
     auto& last = published_[s.code];

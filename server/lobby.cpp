@@ -165,7 +165,7 @@ json Lobby::list_rooms() const {
                     {"taken", s.taken},
                     {"status", status_name(s.status)},
                     {"spectators", s.spectators},
-                    {"options", s.options}});
+                    {"options", s.options.to_json()}});
   }
   return list;
 }

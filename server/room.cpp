@@ -187,8 +187,8 @@ void Room::update_summary() {
   summary_.spectators = static_cast<int>(spectators_.size());
   summary_.listed = listed_;
   summary_.status = status_;
-  // The options never change: they are copied once, not at every change.
-  if (summary_.options.is_null()) summary_.options = match_.options().to_json();
+  // The match's (the start deals a new match with the same options, and the first one goes).
+  summary_.options = match_.options();
   summary_.last_activity = std::chrono::steady_clock::now();
   summary_.connected = seats_.connected_players();
 }
@@ -230,9 +230,9 @@ void Room::record_seat(int seat) {
     r.kind = Journal::Record::Kind::kSeat;
     r.seat = {seat,
               info.name,
-              info.token_hash,
+              info.token_hash ? token_hash_hex(*info.token_hash) : "",
               info.bot_name,
-              info.names,
+              info.all_names(),
               fairness_ ? fairness_->contributions[static_cast<std::size_t>(seat)] : ""};
   } else {
     r.kind = Journal::Record::Kind::kFreeSeat;
@@ -614,8 +614,7 @@ void Room::history(std::shared_ptr<Client> c, json id) {
       for (const Seats::Info& s : seats_) {
         auto& history = names.emplace_back();
         if (!s.taken()) continue;
-        for (const SeatName& n : s.names) history.push_back({n.from_move, n.name});
-        if (history.empty()) history.push_back({0, s.name});
+        for (const SeatName& n : s.all_names()) history.push_back({n.from_move, n.name});
       }
       auto replay = GameReplay::open(Registry::builtin(), match_.save(), std::move(names));
       if (replay) {

@@ -61,7 +61,7 @@ struct RoomSummary {
   int spectators = 0;
   bool listed = true;
   RoomStatus status = RoomStatus::kWaiting;
-  json options;
+  Options options;  // the match's own, shared: not a copy of its values
   std::chrono::steady_clock::time_point last_activity;
   int connected = 0;  // players with a live connection
 };

@@ -4,19 +4,25 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 #include <utility>
 
 namespace campfire::server {
 
-void Seats::seat_player(int seat, std::string name, std::string token_hash,
+std::vector<SeatName> Seats::Info::all_names() const {
+  std::vector<SeatName> all = earlier_names;
+  all.push_back({name, name_from});
+  return all;
+}
+
+void Seats::seat_player(int seat, std::string name, const TokenHash& token_hash,
                         const std::shared_ptr<Client>& client, std::size_t from_move) {
   Info& info = (*this)[seat];
   info.occupant = Occupant::kHuman;
   info.name = std::move(name);
-  info.names = {{info.name, from_move}};
-  info.token_hash = std::move(token_hash);
+  info.name_from = from_move;
+  info.earlier_names.clear();
+  info.token_hash = token_hash;
   info.client = client;
 }
 
@@ -25,7 +31,8 @@ void Seats::seat_bot(int seat, std::string name, std::string strategy,
   Info& info = (*this)[seat];
   info.occupant = Occupant::kBot;
   info.name = std::move(name);
-  info.names = {{info.name, 0}};
+  info.name_from = 0;
+  info.earlier_names.clear();
   info.bot = std::move(bot);
   info.bot_name = std::move(strategy);
 }
@@ -34,8 +41,15 @@ void Seats::restore(int seat, const StoredSeat& stored, std::unique_ptr<bots::St
   Info& info = (*this)[seat];
   info.occupant = stored.bot.empty() ? Occupant::kHuman : Occupant::kBot;
   info.name = stored.name;
-  info.names = stored.names.empty() ? std::vector<SeatName>{{stored.name, 0}} : stored.names;
-  info.token_hash = stored.token_hash;
+  info.name_from = 0;
+  info.earlier_names.clear();
+  if (!stored.names.empty()) {
+    // The last stored name is the seat's name now (a journal written before names were kept
+    // has none: the seat had its name throughout).
+    info.name_from = stored.names.back().from_move;
+    info.earlier_names.assign(stored.names.begin(), stored.names.end() - 1);
+  }
+  info.token_hash = token_hash_from_hex(stored.token_hash);
   if (!stored.bot.empty()) {
     info.bot = std::move(bot);
     info.bot_name = stored.bot;
@@ -64,12 +78,19 @@ void Seats::free(int seat) {
 bool Seats::rename(int seat, std::string name, std::size_t from_move) {
   Info& info = (*this)[seat];
   if (name.empty() || name == info.name) return false;
-  info.name = std::move(name);
-  // Moves already made keep the old name; the new one applies from `from_move`.
-  if (!info.names.empty() && info.names.back().from_move == from_move) info.names.pop_back();
-  if (info.names.empty() || info.names.back().name != info.name) {
-    info.names.push_back({info.name, from_move});
+  // Moves already made keep the old name; the new one applies from `from_move`. A name that
+  // applied to no move at all is not kept.
+  if (info.name_from != from_move) {
+    info.earlier_names.push_back({std::move(info.name), info.name_from});
+  } else if (!info.earlier_names.empty() && info.earlier_names.back().name == name) {
+    // Back to the name before, with no move made under the one between: that name goes on.
+    info.name_from = info.earlier_names.back().from_move;
+    info.earlier_names.pop_back();
+    info.name = std::move(name);
+    return true;
   }
+  info.name = std::move(name);
+  info.name_from = from_move;
   return true;
 }
 
@@ -89,10 +110,10 @@ std::optional<int> Seats::of(const Client* client) const {
 
 std::optional<int> Seats::by_token(const std::string& token) const {
   if (token.empty()) return std::nullopt;
-  const std::string hash = hash_token(token);
+  const TokenHash hash = hash_token(token);
   for (int s = 0; s < size(); ++s) {
     const Info& info = (*this)[s];
-    if (info.player() && !info.token_hash.empty() && info.token_hash == hash) return s;
+    if (info.player() && info.token_hash == hash) return s;
   }
   return std::nullopt;
 }
@@ -140,19 +161,38 @@ std::string new_token() {
   return out;
 }
 
-std::string hash_token(const std::string& token) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
+TokenHash hash_token(const std::string& token) {
+  TokenHash hash{};
   unsigned int length = 0;
-  EVP_Digest(token.data(), token.size(), digest, &length, EVP_sha256(), nullptr);
-  // Every player's seat keeps its hash for the room's life: sized once, not grown by doubling.
-  std::string hex;
-  hex.reserve(2 * length);
-  char buf[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(buf, sizeof buf, "%02x", digest[i]);
-    hex += buf;
+  EVP_Digest(token.data(), token.size(), hash.data(), &length, EVP_sha256(), nullptr);
+  return hash;
+}
+
+std::string token_hash_hex(const TokenHash& hash) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex(2 * hash.size(), '0');
+  for (std::size_t i = 0; i < hash.size(); ++i) {
+    hex[2 * i] = kHex[hash[i] >> 4];
+    hex[2 * i + 1] = kHex[hash[i] & 0xf];
   }
   return hex;
+}
+
+std::optional<TokenHash> token_hash_from_hex(std::string_view hex) {
+  TokenHash hash{};
+  if (hex.size() != 2 * hash.size()) return std::nullopt;
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < hash.size(); ++i) {
+    const int high = digit(hex[2 * i]);
+    const int low = digit(hex[2 * i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    hash[i] = static_cast<unsigned char>(high * 16 + low);
+  }
+  return hash;
 }
 
 }  // namespace campfire::server

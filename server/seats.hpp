@@ -5,10 +5,13 @@
 // timers; the room does that around each change.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bots/strategy.hpp"
@@ -18,22 +21,28 @@
 
 namespace campfire::server {
 
-enum class Occupant {
+enum class Occupant : std::uint8_t {
   kEmpty,
   kHuman,  // a player, connected or not (their seat waits through the grace period)
   kBot,    // a server bot that holds the seat for the whole game
   kAway,   // a player who did not come back in time: a bot plays for them until they rejoin
 };
 
+// A rejoin token's SHA-256 digest: what a player's seat keeps to know them again. Held in place
+// (every player's seat keeps one for the room's life), written as hex only for the journal.
+using TokenHash = std::array<unsigned char, 32>;
+
 class Seats {
  public:
   struct Info {
     Occupant occupant = Occupant::kEmpty;
+    std::optional<TokenHash> token_hash;  // a player's; none for a server bot
     std::string name;
-    // Every name the seat went by and from which move (the last is `name`): earlier moves keep
-    // the name they were made under in replays.
-    std::vector<SeatName> names;
-    std::string token_hash;  // a player's rejoin token, hashed; empty for a server bot
+    std::size_t name_from = 0;  // the move from which `name` applies
+    // The names the seat went by before `name`, oldest first, each from the move it applied
+    // from (see all_names): earlier moves keep the name they were made under in replays. Empty
+    // for a seat that was never renamed, which most never are.
+    std::vector<SeatName> earlier_names;
     std::weak_ptr<Client> client;
     // The bot playing the seat (kBot, kAway); shared with a worker while it searches there.
     std::shared_ptr<bots::Strategy> bot;
@@ -44,6 +53,8 @@ class Seats {
     std::size_t legal_hash = 0;
 
     bool taken() const { return occupant != Occupant::kEmpty; }
+    // Every name the seat went by, oldest first; the last is `name`.
+    std::vector<SeatName> all_names() const;
     // A player's seat (present or away): reached by their client and their token.
     bool player() const { return occupant == Occupant::kHuman || occupant == Occupant::kAway; }
     // A bot chooses this seat's moves (a server bot, or a takeover bot for an away player).
@@ -61,7 +72,7 @@ class Seats {
   auto end() const { return seats_.end(); }
 
   // A player sits down at move `from_move` of the game.
-  void seat_player(int seat, std::string name, std::string token_hash,
+  void seat_player(int seat, std::string name, const TokenHash& token_hash,
                    const std::shared_ptr<Client>& client, std::size_t from_move);
   // A server bot playing `strategy` (its name as the journal keeps it).
   void seat_bot(int seat, std::string name, std::string strategy,
@@ -97,6 +108,9 @@ class Seats {
 
 // A fresh unguessable seat token (128 bits from the operating system) and its stored hash.
 std::string new_token();
-std::string hash_token(const std::string& token);
+TokenHash hash_token(const std::string& token);
+// The hash as the journal keeps it (64 hex digits), and back: none unless it is exactly that.
+std::string token_hash_hex(const TokenHash& hash);
+std::optional<TokenHash> token_hash_from_hex(std::string_view hex);
 
 }  // namespace campfire::server

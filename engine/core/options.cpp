@@ -1,6 +1,8 @@
 #include "engine/core/options.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace campfire {
 
@@ -59,7 +61,7 @@ Expected<Options> Options::parse(const std::vector<OptionSpec>& specs, const jso
   if (!given.is_null() && !given.is_object()) {
     return make_error("bad_options", "options must be a JSON object");
   }
-  Options out;
+  json values = json::object();
   if (given.is_object()) {
     for (const auto& item : given.items()) {
       // A named copy, not a structured binding: clang 14 cannot capture those in a lambda.
@@ -105,9 +107,16 @@ Expected<Options> Options::parse(const std::vector<OptionSpec>& specs, const jso
         break;
       }
     }
-    out.values_[spec.key] = *value;
+    values[spec.key] = *value;
   }
+  Options out;
+  out.values_ = std::make_shared<const json>(std::move(values));
   return out;
+}
+
+const std::shared_ptr<const json>& Options::none() {
+  static const auto empty = std::make_shared<const json>(json::object());
+  return empty;
 }
 
 }  // namespace campfire

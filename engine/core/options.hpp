@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ struct OptionSpec {
   json to_json() const;
 };
 
-// A validated option set: every declared key present with a value of the declared type.
+// A validated option set: every declared key present with a value of the declared type. It never
+// changes once parsed, so copies share one set of values (a room keeps its match's and lists it
+// in the lobby without a second copy).
 class Options {
  public:
   Options() = default;
@@ -39,15 +42,18 @@ class Options {
   // Fills defaults and checks keys, types and ranges against the declaration.
   static Expected<Options> parse(const std::vector<OptionSpec>& specs, const json& given);
 
-  bool get_bool(const std::string& key) const { return values_.at(key).get<bool>(); }
-  int get_int(const std::string& key) const { return values_.at(key).get<int>(); }
+  bool get_bool(const std::string& key) const { return values_->at(key).get<bool>(); }
+  int get_int(const std::string& key) const { return values_->at(key).get<int>(); }
   std::string get_choice(const std::string& key) const {
-    return values_.at(key).get<std::string>();
+    return values_->at(key).get<std::string>();
   }
-  const json& to_json() const { return values_; }
+  const json& to_json() const { return *values_; }
 
  private:
-  json values_ = json::object();
+  // The empty set, shared by every default-made Options.
+  static const std::shared_ptr<const json>& none();
+
+  std::shared_ptr<const json> values_ = none();
 };
 
 }  // namespace campfire

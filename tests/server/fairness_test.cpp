@@ -349,8 +349,8 @@ CREATE TABLE actions(code TEXT NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT 
 INSERT INTO rooms VALUES('PASTRM', 'pinocchio', 2, '{}', '11', NULL, 1, '{}', 'waiting', 3,
   1795000000000, NULL, NULL);
 )sql" +
-      std::string("INSERT INTO seats VALUES('PASTRM', 0, 'Ann', '") + hash_token(token) +
-      "', '');");
+      std::string("INSERT INTO seats VALUES('PASTRM', 0, 'Ann', '") +
+      token_hash_hex(hash_token(token)) + "', '');");
   {
     auto journal = make_journal("sqlite", dir, false);
     const auto room = journal->load("PASTRM");

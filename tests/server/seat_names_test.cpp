@@ -170,7 +170,7 @@ TEST_F(SeatNamesTest, AnEmptySeatIsCountedFromOne) {
   stored.settings = {{"turnSeconds", 2}};
   stored.status = "playing";
   stored.version = 3;
-  stored.seat_list = {StoredSeat{0, "Ann", hash_token("ann-token"), ""}};
+  stored.seat_list = {StoredSeat{0, "Ann", token_hash_hex(hash_token("ann-token")), ""}};
   room_ = std::make_shared<Room>(ioc_, config_, journal_, metrics_, stored,
                                  std::move(*Match::create(g, 2, json::object(), 5)));
   room_->resume();

@@ -104,24 +104,31 @@ TEST(Seats, ARenameStartsAtTheNextMoveAndFreeingForgetsEverything) {
   EXPECT_FALSE(seats.rename(0, "", 3));
   EXPECT_TRUE(seats.rename(0, "Anna", 3));
   EXPECT_TRUE(seats.rename(0, "Annie", 3)) << "a second name at the same move replaces the first";
-  ASSERT_EQ(seats[0].names.size(), 2u);
-  EXPECT_EQ(seats[0].names[0].name, "Ann");
-  EXPECT_EQ(seats[0].names[1].name, "Annie");
-  EXPECT_EQ(seats[0].names[1].from_move, 3u);
+  const std::vector<SeatName> names = seats[0].all_names();
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].name, "Ann");
+  EXPECT_EQ(names[1].name, "Annie");
+  EXPECT_EQ(names[1].from_move, 3u);
+  EXPECT_TRUE(seats.rename(0, "Ann", 3)) << "back to the name before, which goes on";
+  ASSERT_EQ(seats[0].all_names().size(), 1u);
+  EXPECT_EQ(seats[0].all_names()[0].from_move, 0u);
+  EXPECT_TRUE(seats[0].earlier_names.empty());
   seats.free(0);
   EXPECT_EQ(seats[0].occupant, Occupant::kEmpty);
   EXPECT_TRUE(seats[0].name.empty());
-  EXPECT_TRUE(seats[0].token_hash.empty());
+  EXPECT_FALSE(seats[0].token_hash);
   EXPECT_EQ(seats.of(ann.get()), std::nullopt);
 }
 
 TEST(Seats, ARestoredSeatIsAPlayerOrABotAsTheJournalKeptIt) {
   Seats seats(2);
-  seats.restore(0, StoredSeat{0, "Ann", hash_token("ann"), ""}, nullptr);
+  seats.restore(0, StoredSeat{0, "Ann", token_hash_hex(hash_token("ann")), ""}, nullptr);
   seats.restore(1, StoredSeat{1, "Bot 2", "", "random"}, basic_bot());
   EXPECT_EQ(seats[0].occupant, Occupant::kHuman);
-  ASSERT_EQ(seats[0].names.size(), 1u) << "a journal without names had one name throughout";
-  EXPECT_EQ(seats[0].names[0].from_move, 0u);
+  const std::vector<SeatName> names = seats[0].all_names();
+  ASSERT_EQ(names.size(), 1u) << "a journal without names had one name throughout";
+  EXPECT_EQ(names[0].name, "Ann");
+  EXPECT_EQ(names[0].from_move, 0u);
   EXPECT_EQ(seats.by_token("ann"), 0);
   EXPECT_EQ(seats[1].occupant, Occupant::kBot);
   EXPECT_EQ(seats[1].bot_name, "random");
@@ -133,7 +140,27 @@ TEST(Seats, TokensAreFreshAndTheirHashesStable) {
   EXPECT_EQ(a.size(), 32u);
   EXPECT_NE(a, new_token());
   EXPECT_EQ(hash_token(a), hash_token(a));
-  EXPECT_NE(hash_token(a), a);
+  EXPECT_NE(hash_token(a), hash_token(new_token()));
+}
+
+TEST(Seats, ATokenHashIsKeptAsHexAndReadBackOnlyWhole) {
+  const TokenHash hash = hash_token("ann");
+  const std::string hex = token_hash_hex(hash);
+  EXPECT_EQ(hex.size(), 64u);
+  EXPECT_EQ(token_hash_from_hex(hex), hash);
+  EXPECT_EQ(token_hash_from_hex(""), std::nullopt);
+  EXPECT_EQ(token_hash_from_hex(hex.substr(1)), std::nullopt);
+  EXPECT_EQ(token_hash_from_hex(std::string(63, '0') + "g"), std::nullopt);
+  EXPECT_EQ(token_hash_from_hex(std::string(63, '0') + "A"), std::nullopt)
+      << "the journal writes lower case";
+}
+
+TEST(Seats, AStoredPlayerSeatWithABrokenHashIsReachedByNoToken) {
+  Seats seats(1);
+  seats.restore(0, StoredSeat{0, "Ann", "not-a-hash", ""}, nullptr);
+  EXPECT_EQ(seats[0].occupant, Occupant::kHuman);
+  EXPECT_EQ(seats.by_token("ann"), std::nullopt);
+  EXPECT_EQ(seats.by_token("not-a-hash"), std::nullopt);
 }
 
 }  // namespace
