@@ -4,7 +4,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -230,13 +229,11 @@ class SqliteJournal final : public Journal {
   // their completions back cost two wake-ups and two thread switches, more than the commit
   // itself (on one core they decided the tail latency at moderate load). A commit here takes
   // what one on the writer would (a few writes into the WAL, no sync), and the frames waited for
-  // it either way. They go to the writer as before whenever a commit could wait for the disk:
-  // with every commit synced, while the writer is busy, while a checkpoint syncs the files (see
-  // disk_busy_) or when the commit would start the WAL afresh (see wal_restarts_). The event loop
-  // never waits for a sync, nor behind another commit.
+  // it either way. With every commit synced to disk, or while the writer is busy, they go to
+  // the writer as before, so the event loop never waits for a sync or behind another commit.
   void release_gathered() {
     std::vector<Pending> batch;
-    if (commit_in_turn_ && !disk_busy_.load() && !wal_restarts_.load()) {
+    if (commit_in_turn_) {
       std::unique_lock commit_lock(commit_mutex_, std::try_to_lock);
       if (commit_lock.owns_lock()) {
         {
@@ -496,16 +493,11 @@ class SqliteJournal final : public Journal {
       }
       int wal = 0;
       int copied = 0;
-      disk_busy_.store(true);
       const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
                                                &wal, &copied);
       if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
         spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
       }
-      // Every frame is back in the database: the next commit starts the WAL afresh. Set before
-      // disk_busy_ is cleared, so that no event loop commits in between.
-      if (rc == SQLITE_OK && wal > 0 && copied == wal) wal_restarts_.store(true);
-      disk_busy_.store(false);
     }
   }
 
@@ -538,8 +530,6 @@ class SqliteJournal final : public Journal {
     if (rc != SQLITE_OK) {
       spdlog::warn("journal: the WAL was not started afresh this time: {}",
                    sqlite3_errmsg(writer_db_));
-    } else {
-      wal_restarts_.store(true);
     }
     {
       std::lock_guard lock(checkpoint_mutex_);
@@ -571,12 +561,7 @@ class SqliteJournal final : public Journal {
         queue_.clear();
       }
       bool ok = true;
-      if (!batch.empty()) {
-        // This commit starts the WAL afresh if one was due (and syncs its header here); cleared
-        // before it, so that a checkpoint ending meanwhile is not forgotten.
-        wal_restarts_.store(false);
-        ok = commit(batch);
-      }
+      if (!batch.empty()) ok = commit(batch);
       const bool reset = reset_due_;
       commit_lock.unlock();
       if (!batch.empty()) finish(batch, ok);
@@ -616,15 +601,6 @@ class SqliteJournal final : public Journal {
   Stats stats_;
   std::thread thread_;
   bool reset_due_ = false;  // under commit_mutex_ (see reset_wal)
-  // While a checkpoint runs: it syncs the WAL, and ext4 then makes a commit that appends to the
-  // same file wait (for milliseconds, tens on a busy disk) for the inode's lock that writeback
-  // holds while it allocates the WAL's new blocks.
-  std::atomic<bool> disk_busy_{false};
-  // When the next commit will start the WAL from its beginning: SQLite then writes a new header
-  // and syncs it before the commit's frames (a flush of the disk's cache). True at the start: the
-  // first commit writes the WAL's first header. Set when a checkpoint has copied every frame
-  // back, cleared by the writer's next commit.
-  std::atomic<bool> wal_restarts_{true};
 
   // The checkpointer (see checkpoints); its connection is its own.
   sqlite3* checkpoint_db_ = nullptr;

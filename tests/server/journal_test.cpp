@@ -1,7 +1,6 @@
 // The journal and what rests on it: records survive reopening, frames wait for their records,
 // a failed write pauses the room instead of showing what was not kept, a restarted server resumes
 // every room, finished games are downloadable replays, and the turn and disconnect timers.
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
@@ -262,85 +261,6 @@ TEST_F(JournalStore, ASyncedJournalCommitsOnlyOnItsWriter) {
   EXPECT_NE(called_on, std::thread::id());
   EXPECT_NE(called_on, std::this_thread::get_id());
   EXPECT_EQ(j->load("ABCDEF")->log.size(), 1u);
-}
-
-// A commit that starts the WAL writes a new header and syncs it, which waits for the disk: a fresh
-// journal's first commit is the writer's, even in an idle turn; the turns after it are the loop's.
-TEST_F(JournalStore, TheCommitThatStartsTheWalIsTheWriters) {
-  boost::asio::io_context io;
-  auto j = make_journal("sqlite", dir_, false);
-  j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-  const auto loop = std::this_thread::get_id();
-  std::mutex m;
-  std::vector<std::thread::id> called_on;
-  auto done = [&](bool ok) {
-    EXPECT_TRUE(ok);
-    std::lock_guard lock(m);
-    called_on.push_back(std::this_thread::get_id());
-  };
-  boost::asio::post(io, [&] { j->write(create_record("ABCDEF"), done); });
-  io.run();
-  j->flush();
-  for (std::size_t i = 0; i < 2; ++i) {
-    io.restart();
-    boost::asio::post(
-        io, [&, i] { j->write(action_record("ABCDEF", i, static_cast<long long>(i) + 1), done); });
-    io.run();
-  }
-  j->flush();
-  std::lock_guard lock(m);
-  ASSERT_EQ(called_on.size(), 3u);
-  EXPECT_NE(called_on[0], loop) << "the WAL's first commit syncs its header";
-  EXPECT_EQ(called_on[1], loop);
-  EXPECT_EQ(called_on[2], loop);
-  EXPECT_EQ(j->load("ABCDEF")->log.size(), 2u);
-}
-
-// A room that moves again as soon as its last move is kept, one move a turn, with a WAL reset many
-// times over: the turns that start the WAL again (and sync its header) or meet a checkpoint go to
-// the writer, the others are the loop's. Every move is kept, in order, whichever thread commits.
-TEST_F(JournalStore, TurnsAroundAWalResetAreKeptInOrder) {
-  constexpr std::size_t kActions = 2000;
-  const WalLimits limits{16, 64};
-  {
-    boost::asio::io_context io;
-    auto work = boost::asio::make_work_guard(io);
-    auto j = make_sqlite_journal(dir_, false, limits);
-    j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
-    j->write(create_record("ABCDEF"), nullptr);
-    j->flush();
-    const auto loop = std::this_thread::get_id();
-    std::size_t completed = 0;
-    std::size_t on_writer = 0;
-    // Completions reach the loop through a post, as the journal gate's do.
-    std::function<void(std::size_t)> next = [&](std::size_t i) {
-      j->write(action_record("ABCDEF", i, static_cast<long long>(i) + 1), [&, i](bool ok) {
-        EXPECT_TRUE(ok);
-        if (std::this_thread::get_id() != loop) ++on_writer;
-        boost::asio::post(io, [&, i] {
-          EXPECT_EQ(completed, i);
-          ++completed;
-          if (i + 1 < kActions) {
-            next(i + 1);
-          } else {
-            work.reset();
-          }
-        });
-      });
-    };
-    boost::asio::post(io, [&] { next(0); });
-    io.run();
-    EXPECT_EQ(completed, kActions);
-    // Each action commits at least a page, so the 64-page WAL was reset many times; each reset
-    // handed the next turn to the writer.
-    EXPECT_GT(on_writer, 0u);
-    EXPECT_LT(on_writer, kActions) << "the loop commits the other turns itself";
-  }
-  auto j = make_journal("sqlite", dir_, false);
-  const auto room = j->load("ABCDEF");
-  ASSERT_TRUE(room);
-  ASSERT_EQ(room->log.size(), kActions);
-  EXPECT_EQ(room->version, static_cast<long long>(kActions));
 }
 
 // flush() does not wait for the end of a turn that the flushing thread would end, and a journal
