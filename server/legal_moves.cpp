@@ -88,16 +88,21 @@ const LegalMoves::Choices& LegalMoves::of(Seat seat, long long version) {
   return *slot.choices;
 }
 
+const std::vector<Action>& LegalMoves::listed(Seat seat, const Slot& slot,
+                                              std::vector<Action>& again) const {
+  if (!slot.actions_gone) return slot.choices->actions;
+  again = match_.state().legal_actions(seat);
+  return again;
+}
+
 const std::shared_ptr<const std::string>& LegalMoves::labels(Seat seat, long long version) {
   of(seat, version);
   Slot& slot = seats_[static_cast<std::size_t>(seat)];
   Choices& c = *slot.choices;
   if (c.labels_text) return c.labels_text;
-  // Actions let go of are listed again for the words, and not kept for them.
   std::vector<Action> again;
-  if (slot.actions_gone) again = match_.state().legal_actions(seat);
   std::string labels = "[";
-  for (const Action& a : slot.actions_gone ? again : c.actions) {
+  for (const Action& a : listed(seat, slot, again)) {
     if (labels.size() > 1) labels += ',';
     protocol::append_json_string(label_(seat, a), labels);
   }
@@ -118,13 +123,12 @@ const std::shared_ptr<const std::string>& LegalMoves::rows(Seat seat, long long 
   Choices& c = *slot.choices;
   if (c.rows_text) return c.rows_text;
   std::vector<Action> again;
-  if (slot.actions_gone) again = match_.state().legal_actions(seat);
   std::string rows = "[";
   // The names of the last action written as an object: a copy, since the cache may start again
   // while the list is written.
   std::string names;
   bool named = false;
-  for (const Action& a : slot.actions_gone ? again : c.actions) {
+  for (const Action& a : listed(seat, slot, again)) {
     const ActionText& t = action_text(a);
     if (!t.object) {
       // Every game's actions are objects (an action a client sends must be one); a list with

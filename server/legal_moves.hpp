@@ -90,6 +90,9 @@ class LegalMoves {
     std::shared_ptr<const std::string> last_labels;
     bool actions_gone = false;  // choices->actions was let go of (see let_go_of_actions)
   };
+  // The slot's actions: its own, or listed again into `again` when they were let go of (for the
+  // words or the rows, which do not keep them).
+  const std::vector<Action>& listed(Seat seat, const Slot& slot, std::vector<Action>& again) const;
 
   const Match& match_;
   Label label_;
