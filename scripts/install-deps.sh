@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libssl-dev
-  libjemalloc-dev libhiredis-dev libgtest-dev libgmock-dev libbenchmark-dev libncurses-dev
+  libjemalloc-dev zlib1g-dev libhiredis-dev libgtest-dev libgmock-dev libbenchmark-dev libncurses-dev
   python3 python3-websockets
 )
 # CAMPFIRE_DEPS=build installs only what compiling the server needs (the container's build

@@ -6,6 +6,7 @@
 
 #include "server/cluster_admin.hpp"
 #include "server/forwarding.hpp"
+#include "server/memory.hpp"
 
 namespace campfire::server {
 
@@ -169,6 +170,7 @@ void ServerContext::close_all() {
 }
 
 void ServerContext::check_silence() {
+  if (memory_freed.exchange(false)) give_back_free_memory();
   const auto now = std::chrono::steady_clock::now();
   for (const auto& [client, session] : live_sessions()) session->check_silence(now);
 }

@@ -58,6 +58,9 @@ class ServerContext {
   std::shared_ptr<boost::asio::ssl::context> tls;
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};
+  // A connection let memory go that the allocator should hand back to the system (see
+  // server/memory.hpp): the next sweep does.
+  std::atomic<bool> memory_freed{false};
   // In a cluster: requests for other nodes' rooms go there, theirs for this node's rooms come
   // here. Null for one process alone.
   std::unique_ptr<Forwarding> forwarding;

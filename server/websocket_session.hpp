@@ -7,8 +7,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -27,14 +25,13 @@
 #include "server/client.hpp"
 #include "server/context.hpp"
 #include "server/forwarding.hpp"
-#include "server/gather_stream.hpp"
 #include "server/room_client.hpp"
+#include "server/websocket_frames.hpp"
 
 namespace campfire::server {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 using tcp = boost::asio::ip::tcp;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
@@ -84,29 +81,38 @@ class WebSocketSession : public RoomClient,
   void after_evicted(const std::string& room) override;
 
  private:
+  // The opening handshake's answer was written: messages may come.
   void on_accept(beast::error_code ec);
+  // Refuses the upgrade with an HTTP answer and closes.
+  void refuse_upgrade(std::string_view status, std::string_view why,
+                      std::string_view extra_headers = {});
   void do_read();
-  // The first bytes of a message came: reads the rest, if any, then on_read.
-  void on_read_start(beast::error_code ec, std::size_t bytes);
   void on_read(beast::error_code ec, std::size_t bytes);
+  // Reads what the buffer holds: messages, control frames, or a fault that ends the connection.
+  void take_frames();
+  // Moves the frames other strands sent into the write queue.
   void take_incoming();
+  void on_close_frame(std::uint16_t code, std::string_view reason);
+  // The client broke the protocol: a close frame with `code`, then the connection ends.
+  void fail_connection(std::uint16_t code, std::string_view why);
   // Adds a frame to the write queue; false (and the connection dropped) when it is full.
   bool enqueue(Frame frame);
   void queue(Frame frame);
+  // Queues a control frame the server writes as it is (a ping, a pong, a close).
+  void queue_control(std::string frame, bool close);
   void do_write();
-  void on_write(beast::error_code ec, std::size_t bytes);
+  struct Batch;
+  void on_write(const std::shared_ptr<Batch>& batch, beast::error_code ec);
   void drop(const char* why);
-  // Lets go of the queued frames (not the one being written) and closes the socket; the pending
+  // Lets go of the queued frames (not those being written) and closes the socket; a pending
   // read then ends and tells the room.
   void close_socket();
   // Something came from the peer (a message, a pong): its silence starts again.
   void heard();
   // On the strand: what check_silence found due, if it still is.
   void silence(std::chrono::steady_clock::time_point now);
-  // Stops reading, lets queued frames go out, then closes with a close frame.
-  void close_after_flush(const char* why, boost::beast::websocket::close_code code,
-                         const char* reason);
-  void finish_closing();
+  // Stops taking requests, lets queued frames go out, then closes with a close frame.
+  void close_after_flush(const char* why, std::uint16_t code, const char* reason);
   void tell_room_gone();
   void fail(beast::error_code ec, const char* what);
 
@@ -142,36 +148,49 @@ class WebSocketSession : public RoomClient,
   void move_reply(const std::string& frame);
   void end_move(bool found);
 
-  // Plain or TLS; every use of the stream goes through with_ws, a branch on which it is. A plain
-  // connection's WebSocket sits on the socket itself: the WebSocket stream keeps its own
-  // handshake and idle timers, so a timed stream below it would only add a few hundred bytes to
-  // every connection and a layer to every read and write. Campfire offers no permessage-deflate,
-  // so the streams are built without it.
+  // Plain or TLS; every use of the stream goes through with_stream, a branch on which it is. The
+  // WebSocket protocol above it is Campfire's own (server/websocket_frames.hpp): frames are
+  // read straight from the socket into one buffer, and every frame a connection owes leaves in
+  // one write of its headers and texts, without copying them.
   template <class F>
-  decltype(auto) with_ws(F&& f) {
-    return std::visit(std::forward<F>(f), ws_);
+  decltype(auto) with_stream(F&& f) {
+    return std::visit(std::forward<F>(f), stream_);
   }
   boost::asio::any_io_executor executor() {
-    return with_ws([](auto& ws) { return ws.get_executor(); });
+    return with_stream([](auto& s) -> boost::asio::any_io_executor { return s.get_executor(); });
   }
-  std::variant<websocket::stream<GatherStream<tcp::socket>, false>,
-               websocket::stream<GatherStream<TlsStream>, false>>
-      ws_;
+  std::variant<tcp::socket, TlsStream> stream_;
   std::unique_ptr<ServerContext::Ticket> ticket_;
-  // The message being read; between messages at most a small first read's worth (see do_read).
-  beast::flat_buffer buffer_;
+  // Bytes read and not yet taken: at most a small first read's worth while idle (see do_read).
+  std::unique_ptr<char[]> in_;
+  std::size_t in_size_ = 0;
+  std::size_t in_capacity_ = 0;
+  std::size_t in_needed_ = 0;  // what the frame begun in the buffer needs in all
+  ws::FrameReader reader_;
+  // permessage-deflate, when the client offered it: made at the handshake; its compressor when
+  // the connection first sends a long enough frame, let go of when it falls quiet.
+  struct Compression;
+  std::unique_ptr<Compression> compression_;
+  // A frame waiting to be written: a text message, or a control frame as it goes on the wire.
+  struct Out {
+    Frame frame;
+    enum Kind : std::uint8_t { kText, kControl, kClose } kind = kText;
+  };
   // A list, not a deque: an empty std::deque still allocates a 512-byte block, and most
   // connections sit idle with nothing queued.
-  std::list<Frame> queue_;
+  std::list<Out> queue_;
   // Frames from other strands, waiting for the one post that moves them to `queue_` (guarded by
   // a lock shared with other connections, see incoming_lock).
   std::vector<Frame> incoming_;
   bool take_posted_ = false;
   bool pinging_ = false;  // a keep-alive ping is on its way
   bool writing_ = false;
-  bool closed_ = false;
-  bool closing_ = false;  // no more reads; close once the queue is written
-  boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
+  bool closed_ = false;       // nothing more is queued (our close frame may still be on its way)
+  bool closing_ = false;      // no more requests; our close frame follows the queued ones
+  bool failing_ = false;      // the socket closes as soon as our close frame is written
+  bool peer_closed_ = false;  // the client's close frame came
+  std::atomic<bool> close_sent_{false};  // read by the sweep, which ends a close left unanswered
+  std::uint16_t close_code_ = ws::kNormal;
   const char* close_reason_ = "";
 
   std::atomic<UpdateMode> updates_{UpdateMode::kState};  // read by rooms on their strands
