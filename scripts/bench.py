@@ -147,7 +147,9 @@ def play_cell(args, pin, game, seats, conns):
         play = load(args, pin.load, s.port, ["play", rooms, seats], ["--game", game],
                     server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
-        size = int(play.get("avg_frame_bytes", 0)) or 512
+        # Frames of the size the play run's frames had on the wire (compressed, as a browser's
+        # or campfire-load's connection receives them).
+        size = int(play.get("avg_wire_frame_bytes", 0) or play.get("avg_frame_bytes", 0)) or 512
         # The relay: the echo server writes each frame to every member of a group of a room's
         # size, in turns, as a move's update goes to every seat.
         echo = load(args, pin.load, e.port, ["echo", rooms * seats],
@@ -173,8 +175,11 @@ def hold_cell(args, pin, conns):
     for game in HOLD_GAMES:
         with Server(args, args.server, False, pin.server) as s:
             time.sleep(0.3)
+            # Measured once the server has let the compressors of the idle connections go (ten
+            # quiet seconds, found by a sweep every five, their pages handed back at the next).
             holds[game] = load(args, pin.load, s.port, ["hold", conns],
-                               ["--game", game, "--seats", 4, "--setup-timeout", 120],
+                               ["--game", game, "--seats", 4, "--setup-timeout", 120,
+                                "--settle", 25],
                                server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
         time.sleep(0.3)
@@ -365,13 +370,13 @@ def main():
 
 def play_table(args, pin, listed, out):
     out("| game | seats | conns | actions/s | relay actions/s | of relay | msgs/s | frame B "
-        "| B/seat/action | server µs/action | relay µs/action | CPU % server/load (relay) "
+        "| B/seat/action | text B/seat/action | server µs/action | relay µs/action | CPU % server/load (relay) "
         "| p50 ms | p99 ms | p99.9 ms | p99 ms at 10/50/80% of max | refused/failed |")
-    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game, seats in GAMES:
         if game not in listed:
             out(f"| {game} | {seats} | - | skipped: the server does not list this game |"
-                " | | | | | | | | | | | | |")
+                " | | | | | | | | | | | | | |")
             continue
         for conns in args.connections:
             cells = [play_cell(args, pin, game, seats, conns) for _ in range(args.runs)]
@@ -394,7 +399,8 @@ def play_table(args, pin, listed, out):
             broken = [r.get("error") for r in plays + echoes if "error" in r]
             out(f"| {game} | {seats} | {(conns // seats) * seats} | {col(plays, 'actions_per_s')} "
                 f"| {col(echoes, 'actions_per_s')} | {fraction}% | {col(plays, 'msgs_per_s')} "
-                f"| {col(plays, 'avg_frame_bytes')} | {col(plays, 'bytes_per_seat_action')} "
+                f"| {col(plays, 'avg_wire_frame_bytes')} | {col(plays, 'bytes_per_seat_action')} "
+                f"| {col(plays, 'text_bytes_per_seat_action')} "
                 f"| {col(plays, 'server_us_per_action')} | {col(echoes, 'server_us_per_action')} "
                 f"| {col(plays, 'server_cpu_pct')}/{col(plays, 'load_cpu_pct')} "
                 f"({col(echoes, 'server_cpu_pct')}/{col(echoes, 'load_cpu_pct')}) "
@@ -406,7 +412,10 @@ def play_table(args, pin, listed, out):
     out("relay: the echo server with as many connections, in groups of a room's size taking "
         "turns, each frame (of the play run's mean size) written to every member: the least any "
         "server must do for a move (read one frame, write one to each seat), so its actions/s "
-        "and CPU per action are the ceiling and floor of this machine's transport. msgs/s: "
+        "and CPU per action are the ceiling and floor of this machine's transport. frame B and "
+        "B/seat/action: bytes on the wire (frame headers included, compressed as the players "
+        "agreed to permessage-deflate, as browsers do); text B/seat/action: the same frames' "
+        "JSON text as the players read it. msgs/s: "
         "WebSocket frames delivered to clients (updates, states, replies). Latency: from sending "
         "an action to the acting seat receiving the state that contains it; under `rate` from the "
         "scheduled send time. server µs/action: CPU time (user and system) the server used per "

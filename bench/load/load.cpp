@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/load/counting_stream.hpp"
 #include "bench/load/json_scan.hpp"
 
 namespace campfire::load {
@@ -61,12 +62,15 @@ struct Options {
   bool echo_target = false;       // hold against the bare echo server
   std::string updates = "delta";  // what hello asks for: state, combined, patch or delta
   bool texts = false;             // whether hello asks for words (event texts, labels)
+  bool compression = true;        // offer permessage-deflate, as browsers do
+  double settle = 1;              // hold: seconds between the last seat and the memory's measure
 };
 
 // What one thread saw; merged once the run is over.
 struct Stats {
   std::uint64_t frames = 0;
-  std::uint64_t bytes = 0;
+  std::uint64_t bytes = 0;       // the messages' texts
+  std::uint64_t wire_bytes = 0;  // what the sockets read: frame headers, compressed texts
   std::uint64_t games = 0;
   std::uint64_t errors = 0;
   std::uint64_t failures = 0;  // connections that failed or closed
@@ -80,6 +84,7 @@ struct Stats {
   void merge(const Stats& o) {
     frames += o.frames;
     bytes += o.bytes;
+    wire_bytes += o.wire_bytes;
     games += o.games;
     errors += o.errors;
     failures += o.failures;
@@ -218,6 +223,13 @@ class Connection : public std::enable_shared_from_this<Derived> {
     t.keep_alive_pings = false;
     ws_.set_option(t);
     ws_.auto_fragment(false);
+    if (worker_.run().opt.compression) {
+      websocket::permessage_deflate pmd;
+      pmd.client_enable = true;
+      // What campfire-load sends is short: compressing it would only cost its own CPU.
+      pmd.msg_size_threshold = 256;
+      ws_.set_option(pmd);
+    }
     ws_.async_handshake(
         worker_.run().opt.host, self().target(),
         beast::bind_front_handler(&Connection::on_handshake, this->shared_from_this()));
@@ -236,10 +248,13 @@ class Connection : public std::enable_shared_from_this<Derived> {
   void on_read(beast::error_code ec, std::size_t bytes) {
     if (ec) return fail(ec, "read");
     const auto now = Clock::now();
+    const std::uint64_t wire = ws_.next_layer().bytes_read();
     if (worker_.run().measuring(now)) {
       ++worker_.stats().frames;
       worker_.stats().bytes += bytes;
+      worker_.stats().wire_bytes += wire - wire_seen_;
     }
+    wire_seen_ = wire;
     const auto data = buffer_.cdata();
     self().on_message(std::string_view(static_cast<const char*>(data.data()), data.size()), now);
     buffer_.consume(buffer_.size());
@@ -268,7 +283,8 @@ class Connection : public std::enable_shared_from_this<Derived> {
 
   Worker& worker_;
   std::size_t node_;
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<CountingStream<beast::tcp_stream>> ws_;
+  std::uint64_t wire_seen_ = 0;  // bytes read up to the last message
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
   bool writing_ = false;
@@ -760,6 +776,10 @@ int main_load(int argc, char** argv) {
                  "what each change sends: state (event and state frames), combined, patch or "
                  "delta (one update frame, its state whole, patched, or patched more leanly)")
       ->check(CLI::IsMember({"state", "combined", "patch", "delta"}));
+  app.add_option("--settle", opt.settle,
+                 "hold: seconds from the last seat taken to measuring the server's memory");
+  app.add_flag("!--no-compression", opt.compression,
+               "offer no permessage-deflate (by default the players offer it, as browsers do)");
   app.add_flag("--texts", opt.texts,
                "ask for words (event texts and labels) as the browser does; without it the "
                "players read none, as bots");
@@ -875,7 +895,9 @@ int main_load(int argc, char** argv) {
   }
   long rss_after = 0;
   if (opt.mode == Mode::kHold) {
-    sleep_for(1.0);  // let the last joins and states settle
+    // Let the last joins and states settle (and, with compression, the compressors of the
+    // connections fallen idle go: the server lets them go after ten quiet seconds).
+    sleep_for(opt.settle);
     rss_after = sum_over(pids, rss_kb);
   }
   const auto from = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -914,13 +936,20 @@ int main_load(int argc, char** argv) {
                 connections > 0 ? 1024.0 * static_cast<double>(delta) / connections : 0.0);
   } else {
     std::printf(
-        " actions_per_s=%.0f msgs_per_s=%.0f avg_frame_bytes=%.0f games=%llu",
-        opt.mode == Mode::kEcho && !relay ? 0.0 : samples / secs, static_cast<double>(total.frames) / secs,
+        " actions_per_s=%.0f msgs_per_s=%.0f avg_frame_bytes=%.0f avg_wire_frame_bytes=%.0f"
+        " games=%llu",
+        opt.mode == Mode::kEcho && !relay ? 0.0 : samples / secs,
+        static_cast<double>(total.frames) / secs,
         total.frames ? static_cast<double>(total.bytes) / static_cast<double>(total.frames) : 0.0,
+        total.frames ? static_cast<double>(total.wire_bytes) / static_cast<double>(total.frames)
+                     : 0.0,
         static_cast<unsigned long long>(total.games));
     if ((opt.mode != Mode::kEcho || relay) && samples > 0) {
-      // What one seat receives per action, every frame counted (replies, whole states, updates).
-      std::printf(" bytes_per_seat_action=%.0f",
+      // What one seat receives per action, every frame counted (replies, whole states, updates):
+      // as the network carried it (frame headers included, compressed frames as sent), and as
+      // the texts the client read.
+      std::printf(" bytes_per_seat_action=%.0f text_bytes_per_seat_action=%.0f",
+                  static_cast<double>(total.wire_bytes) / samples / opt.seats,
                   static_cast<double>(total.bytes) / samples / opt.seats);
     }
     std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
