@@ -114,7 +114,7 @@ Config parse_config(int argc, char** argv) {
                  "outbound messages a slow reader may have waiting before it is disconnected")
       ->envname("CAMPFIRE_MAX_QUEUED_FRAMES")
       ->check(CLI::Range(16, 1000000));
-  app.add_flag("!--no-compression", c.compression,
+  app.add_flag("--no-compression", c.no_compression,
                "never compress WebSocket messages, even for clients that offer permessage-deflate")
       ->envname("CAMPFIRE_NO_COMPRESSION");
   app.add_option("--finished-room-ttl", c.finished_room_ttl_s,

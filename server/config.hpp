@@ -27,8 +27,9 @@ struct Config {
   double messages_per_second = 20;
   double message_burst = 40;
   std::size_t max_queued_frames = 512;  // outbound frames waiting for a slow reader
-  // permessage-deflate for clients that offer it (browsers and most WebSocket libraries do).
-  bool compression = true;
+  // No permessage-deflate, even for clients that offer it (browsers and most WebSocket
+  // libraries do).
+  bool no_compression = false;
   // A connection must finish its HTTP request and WebSocket handshake within this time; an open
   // WebSocket that sends nothing (not even the pong to the server's ping) for idle_timeout_s is
   // closed, so half-open connections are noticed.

@@ -99,7 +99,7 @@ void WebSocketSession::run(http::request<http::string_body> upgrade) {
   answer += "\r\nServer: ";
   answer += kServerName;
   answer += "\r\n";
-  if (ctx_.config.compression) {
+  if (!ctx_.config.no_compression) {
     if (auto deflate = ws::accept_deflate(upgrade[http::field::sec_websocket_extensions],
                                           ws::DeflateSettings{})) {
       compression_ = std::make_unique<Compression>();
