@@ -175,11 +175,13 @@ def hold_cell(args, pin, conns):
     for game in HOLD_GAMES:
         with Server(args, args.server, False, pin.server) as s:
             time.sleep(0.3)
-            # Measured once the server has let the compressors of the idle connections go (ten
-            # quiet seconds, found by a sweep every five, their pages handed back at the next).
+            # Measured once the seats are idle and the server has let their compressors go:
+            # Tricky Tribes' exchange window closes by itself after 30 s (every room changes
+            # then), a compressor goes after ten quiet seconds, found by a sweep every five,
+            # and its pages are handed back at the next sweep.
             holds[game] = load(args, pin.load, s.port, ["hold", conns],
                                ["--game", game, "--seats", 4, "--setup-timeout", 120,
-                                "--settle", 25],
+                                "--settle", 50],
                                server_pid=s.proc.pid)
     with Server(args, args.echo_server, True, pin.server) as e:
         time.sleep(0.3)
