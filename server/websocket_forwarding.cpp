@@ -119,7 +119,12 @@ void WebSocketSession::patience_over() {
     late.push_back(w);
     return true;
   });
+  bool resync = false;
   for (const auto& w : late) {
+    // A sync made for the player that its node never took (published while that node was
+    // still subscribing again after Redis came back, it reached no one) goes again: nothing
+    // else would mend the frames it was to replace.
+    if (w.resync && w.node == forwarded_->node) resync = true;
     if (w.id.is_null()) continue;
     if (w.received) {
       error(w.id, ErrorCode::kUnavailable,
@@ -134,6 +139,7 @@ void WebSocketSession::patience_over() {
     }
   }
   arm_patience();
+  if (resync) frames_lost(forwarded_->node);
 }
 
 void WebSocketSession::remote_frames(const std::string& node, std::int64_t received,
@@ -258,6 +264,7 @@ void WebSocketSession::frames_lost(const std::string& node) {
         protocol::encode(protocol::ClientRequest(protocol::Sync{self->room_code_}), kResyncId)
             .dump();
     self->forward(f.node, self->room_code_, nullptr, text);
+    f.waiting.back().resync = true;
   });
 }
 

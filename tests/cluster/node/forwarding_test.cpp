@@ -424,6 +424,12 @@ class FakeOwner {
       }
     }
   }
+  // Tells `node` that items this node meant for it were lost (its link to Redis failed them).
+  void send_lost(const std::string& node) {
+    cluster::BusItem item;
+    item.kind = cluster::BusItem::Kind::kLost;
+    bus_->send(node, std::move(item));
+  }
   // Frames for connection `conn` of `node`, with the receipt of its requests up to `received`.
   void send_frames(const std::string& node, std::uint64_t conn, std::int64_t received,
                    std::vector<std::string> frames) {
@@ -481,6 +487,48 @@ TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember
   ASSERT_TRUE(answer) << logs();
   EXPECT_EQ(answer->value("type", ""), "ok") << answer->dump();
   EXPECT_EQ(answer->value("id", 0), 2) << answer->dump();
+}
+
+// After frames were lost the client's node syncs for its player; that sync may itself reach no one
+// (published while the room's node was still subscribing again after Redis came back). It is
+// sent again until the room's node takes it, or the player would wait for ever for a state.
+TEST_F(ClusterForwardingTest, ASyncForLostFramesThatReachesNoOneIsSentAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeOwner owner(*redis_, "a");
+  const std::string code = "R8QDK4";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  owner.send_lost("b");
+  auto first = owner.next_request();
+  ASSERT_TRUE(first) << "node b did not sync after frames were lost\n" << logs();
+  EXPECT_EQ(first->conn, join->conn);
+  EXPECT_EQ(json::parse(first->text).value("type", ""), "sync") << first->text;
+  // Dropped, as if nobody had been subscribed: no receipt comes back.
+  auto again = owner.next_request();
+  ASSERT_TRUE(again) << "the lost sync was not sent again\n" << logs();
+  EXPECT_EQ(again->conn, join->conn);
+  EXPECT_GT(again->number, first->number);
+  EXPECT_EQ(json::parse(again->text).value("type", ""), "sync") << again->text;
+  // Taken this time: its reply is node b's, and the state after it the player's.
+  const json state = {{"type", "state"}, {"room", code}, {"version", 7}};
+  owner.send_frames(
+      "b", again->conn, again->number,
+      {json{{"type", "ok"}, {"id", json::parse(again->text)["id"]}, {"version", 7}}.dump(),
+       state.dump()});
+  const auto seen = bob->receive(10s);
+  ASSERT_TRUE(seen) << logs();
+  EXPECT_EQ(*seen, state);
 }
 
 }  // namespace
