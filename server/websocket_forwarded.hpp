@@ -52,6 +52,7 @@ struct WebSocketSession::Forwarded {
     json id;
     std::chrono::steady_clock::time_point until;
     bool received = false;  // its node took it; it waits for its reply (it has an id)
+    bool resync = false;    // a sync this node made for its player after frames were lost
   };
   // Sent and not yet taken by their node, or taken and with an id whose reply has not come;
   // oldest first.

@@ -119,7 +119,12 @@ void WebSocketSession::patience_over() {
     late.push_back(w);
     return true;
   });
+  bool resync = false;
   for (const auto& w : late) {
+    // A sync made for the player that its node never took (published while that node was
+    // still subscribing again after Redis came back, it reached no one) goes again: nothing
+    // else would mend the frames it was to replace.
+    if (w.resync && w.node == forwarded_->node) resync = true;
     if (w.id.is_null()) continue;
     if (w.received) {
       error(w.id, ErrorCode::kUnavailable,
@@ -134,6 +139,7 @@ void WebSocketSession::patience_over() {
     }
   }
   arm_patience();
+  if (resync) frames_lost(forwarded_->node);
 }
 
 void WebSocketSession::remote_frames(const std::string& node, std::int64_t received,
@@ -141,9 +147,23 @@ void WebSocketSession::remote_frames(const std::string& node, std::int64_t recei
   // The ids of the replies among the frames: a request whose reply has come waits no more.
   std::vector<json> replied;
   for (const std::string& f : frames) {
-    if (f.find("\"id\":") == std::string::npos) continue;
+    const bool entering = f.find("\"type\":\"joined\"") != std::string::npos ||
+                          f.find("\"type\":\"spectating\"") != std::string::npos;
+    if (!entering && f.find("\"id\":") == std::string::npos) continue;
     const json m = json::parse(f, nullptr, false);
-    if (m.is_object() && m.contains("id")) replied.push_back(m["id"]);
+    if (!m.is_object()) continue;
+    if (m.contains("id")) replied.push_back(m["id"]);
+    // A reply that seats the connection (or lets it watch) says so as well as the kEntered that
+    // went before it, which the bus may have lost (it delivers at most once: Redis restarting
+    // between the two loses the one and delays the other behind the journal). Without the
+    // membership this node would refuse the player's every request for the room as not_in_room
+    // and would not mend the room's lost frames; taken twice it changes nothing.
+    const std::string type = m.value("type", "");
+    const bool seated = type == "joined" && m.contains("token") && m["token"].is_string();
+    if ((seated || type == "spectating") && m.contains("room") && m["room"].is_string()) {
+      remote_entered(node, m["room"].get<std::string>(),
+                     seated ? m["token"].get<std::string>() : std::string());
+    }
   }
   for (std::string& f : frames) send(make_frame(std::move(f)));
   if (received > 0 || !replied.empty()) {
@@ -244,6 +264,7 @@ void WebSocketSession::frames_lost(const std::string& node) {
         protocol::encode(protocol::ClientRequest(protocol::Sync{self->room_code_}), kResyncId)
             .dump();
     self->forward(f.node, self->room_code_, nullptr, text);
+    f.waiting.back().resync = true;
   });
 }
 

@@ -285,6 +285,21 @@ class Player:
             hello["updates"] = "patch"
         await self.request(hello)
 
+    async def close(self, check=False):
+        """Ends the connection, if any. A node killed meanwhile resets it while our close frame
+        goes out (websockets then raises ConnectionClosedError): with nodes dying on purpose
+        that is expected, and the connection is over either way. With `check`, a node that
+        stayed up must have completed the closing handshake."""
+        if self.ws is None:
+            return
+        try:
+            await self.ws.close()
+        except (OSError, websockets.WebSocketException) as e:
+            if (check and self.soak.cluster.life(self.node) == self.node_life
+                    and not self.soak.lb):
+                self.soak.fail(f"{self}: closing the connection to node {self.node}, which "
+                               f"stayed up, failed: {e}")
+
     async def request(self, message, kind="other", action=None):
         self.next_id += 1
         message["id"] = self.next_id
@@ -326,8 +341,7 @@ class Player:
         self.reconnects += 1
         deadline = time.monotonic() + LEASE_MS / 1000 + 15
         while True:
-            if self.ws is not None:
-                await self.ws.close()
+            await self.close()
             try:
                 await self.connect()
                 if self.spectator:
@@ -437,7 +451,7 @@ class Player:
                 self.state = None
                 self.min_version = 0
                 await self.reattach()
-        await self.ws.close()
+        await self.close(check=True)
 
 
 # --- The soak -------------------------------------------------------------------------------------
@@ -486,8 +500,7 @@ class Soak:
             await self.seat(key, game, seats, options, bot, spectate, players)
         except BaseException:
             for p in players:
-                if p.ws is not None:
-                    await p.ws.close()
+                await p.close()
             raise
 
     async def seat(self, key, game, seats, options, bot, spectate, players):
@@ -661,6 +674,9 @@ class Soak:
         tasks = [asyncio.create_task(slot) for slot in slots]
         done, pending = await asyncio.wait(tasks, timeout=deadline,
                                            return_when=asyncio.FIRST_EXCEPTION)
+        # No kill round after that either: its rooms would stall only because their players
+        # stopped.
+        killing.cancel()
         for task in done:
             if task.exception() is not None:
                 e = task.exception()
@@ -676,7 +692,6 @@ class Soak:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-        killing.cancel()
         await asyncio.gather(killing, return_exceptions=True)
         players = [p for _, _, ps in self.rooms.values() for p in ps]
         if not self.failures:

@@ -6,10 +6,15 @@
 // request forwarded to a dead node is answered with an error.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <set>
 
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
+#include "server/cluster/bus.hpp"
+#include "server/cluster/link.hpp"
 #include "tests/cluster/node/node_fixture.hpp"
 
 namespace campfire::server::testing {
@@ -371,6 +376,159 @@ TEST_F(ClusterForwardingTest, WhenTheOwnerIsKilledClientsOfOtherNodesFollowTheRo
     EXPECT_TRUE(noticed) << "spectator " << i << " was not told the room moved";
     EXPECT_GT(after, seen[i]) << "spectator " << i << " saw nothing after the move";
   }
+}
+
+// A node of the cluster played by the test: it owns rooms as Redis says, hears what other nodes
+// send it on the bus, and answers (or leaves out) exactly what the test tells it to, as a real
+// owner would if the bus lost some of what it sent.
+class FakeOwner {
+ public:
+  FakeOwner(const RedisServer& redis, const std::string& id) : id_(id) {
+    cluster::RedisLink::Options o;
+    o.url.host = "127.0.0.1";
+    o.url.port = redis.port();
+    o.node = id;
+    link_ = std::make_unique<cluster::RedisLink>(o);
+    bus_ = std::make_unique<cluster::Bus>(*link_, id,
+                                          [this](const cluster::BusSender&, cluster::BusItem item) {
+                                            std::lock_guard lock(mutex_);
+                                            got_.push_back(std::move(item));
+                                            arrived_.notify_all();
+                                          });
+    bus_->set_incarnation(incarnation());
+    link_->start(5s);
+    // A live lease that never lapses, and no list of rooms for the others to take over.
+    redis.command({"SET", "campfire:node:" + id, incarnation()});
+  }
+  // The link goes first: no message reaches the bus once it is gone.
+  ~FakeOwner() {
+    link_.reset();
+    bus_.reset();
+  }
+  std::string incarnation() const { return "inc-" + id_; }
+  void own(const RedisServer& redis, const std::string& code) const {
+    redis.command({"HSET", "campfire:room:" + code, "owner", id_ + "/" + incarnation()});
+  }
+  // The next request another node forwarded here (nullopt if none comes within `patience`).
+  std::optional<cluster::BusItem> next_request(std::chrono::milliseconds patience = 10s) {
+    std::unique_lock lock(mutex_);
+    const auto until = std::chrono::steady_clock::now() + patience;
+    while (true) {
+      while (!got_.empty()) {
+        cluster::BusItem item = std::move(got_.front());
+        got_.pop_front();
+        if (item.kind == cluster::BusItem::Kind::kRequest) return item;
+      }
+      if (arrived_.wait_until(lock, until) == std::cv_status::timeout && got_.empty()) {
+        return std::nullopt;
+      }
+    }
+  }
+  // Tells `node` that items this node meant for it were lost (its link to Redis failed them).
+  void send_lost(const std::string& node) {
+    cluster::BusItem item;
+    item.kind = cluster::BusItem::Kind::kLost;
+    bus_->send(node, std::move(item));
+  }
+  // Frames for connection `conn` of `node`, with the receipt of its requests up to `received`.
+  void send_frames(const std::string& node, std::uint64_t conn, std::int64_t received,
+                   std::vector<std::string> frames) {
+    cluster::BusItem item;
+    item.kind = cluster::BusItem::Kind::kFrames;
+    item.conn = conn;
+    item.number = received;
+    item.frames = std::move(frames);
+    bus_->send(node, std::move(item));
+  }
+
+ private:
+  std::string id_;
+  std::unique_ptr<cluster::RedisLink> link_;
+  std::unique_ptr<cluster::Bus> bus_;
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::deque<cluster::BusItem> got_;
+};
+
+// The room's node tells the client's node of a new member twice: a kEntered item first, then the
+// reply itself, which waits for the journal. Redis restarting between the two loses the first
+// (pub/sub delivers at most once) and only delays the second. The reply alone must make the
+// connection a member on its node: the player's next requests go to the room, not refused there.
+TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember) {
+  const std::uint16_t port_b = start("b");
+  FakeOwner owner(*redis_, "a");
+  const std::string code = "R8QDK3";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  EXPECT_EQ(join->room, code);
+  EXPECT_EQ(json::parse(join->text).value("type", ""), "join") << join->text;
+  // The reply without the kEntered before it.
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined) << logs();
+  ASSERT_EQ(joined->value("type", ""), "joined") << joined->dump();
+
+  // A request for the room goes on to its node, which answers it.
+  bob->send({{"type", "sync"}, {"id", 2}, {"room", code}});
+  auto sync = owner.next_request();
+  ASSERT_TRUE(sync) << "node b did not forward the member's sync\n" << logs();
+  EXPECT_EQ(sync->conn, join->conn);
+  EXPECT_EQ(json::parse(sync->text).value("type", ""), "sync") << sync->text;
+  owner.send_frames("b", sync->conn, sync->number,
+                    {json{{"type", "ok"}, {"id", 2}, {"version", 0}}.dump()});
+  const auto answer = bob->receive(10s);
+  ASSERT_TRUE(answer) << logs();
+  EXPECT_EQ(answer->value("type", ""), "ok") << answer->dump();
+  EXPECT_EQ(answer->value("id", 0), 2) << answer->dump();
+}
+
+// After frames were lost the client's node syncs for its player; that sync may itself reach no one
+// (published while the room's node was still subscribing again after Redis came back). It is
+// sent again until the room's node takes it, or the player would wait for ever for a state.
+TEST_F(ClusterForwardingTest, ASyncForLostFramesThatReachesNoOneIsSentAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeOwner owner(*redis_, "a");
+  const std::string code = "R8QDK4";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  owner.send_lost("b");
+  auto first = owner.next_request();
+  ASSERT_TRUE(first) << "node b did not sync after frames were lost\n" << logs();
+  EXPECT_EQ(first->conn, join->conn);
+  EXPECT_EQ(json::parse(first->text).value("type", ""), "sync") << first->text;
+  // Dropped, as if nobody had been subscribed: no receipt comes back.
+  auto again = owner.next_request();
+  ASSERT_TRUE(again) << "the lost sync was not sent again\n" << logs();
+  EXPECT_EQ(again->conn, join->conn);
+  EXPECT_GT(again->number, first->number);
+  EXPECT_EQ(json::parse(again->text).value("type", ""), "sync") << again->text;
+  // Taken this time: its reply is node b's, and the state after it the player's.
+  const json state = {{"type", "state"}, {"room", code}, {"version", 7}};
+  owner.send_frames(
+      "b", again->conn, again->number,
+      {json{{"type", "ok"}, {"id", json::parse(again->text)["id"]}, {"version", 7}}.dump(),
+       state.dump()});
+  const auto seen = bob->receive(10s);
+  ASSERT_TRUE(seen) << logs();
+  EXPECT_EQ(*seen, state);
 }
 
 }  // namespace
