@@ -172,6 +172,11 @@ Config parse_config(int argc, char** argv) {
   app.add_flag("--journal-fsync", c.journal_fsync,
                "sync every journal commit to disk (survives power loss, slower)")
       ->envname("CAMPFIRE_JOURNAL_FSYNC");
+  app.add_option("--journal-wal-mb", c.journal_wal_mb,
+                 "MB the journal's WAL file is written out to at start and kept at, so that "
+                 "commits overwrite it rather than grow it (0: it grows as they append)")
+      ->envname("CAMPFIRE_JOURNAL_WAL_MB")
+      ->check(CLI::Range(0, 4096));
   app.add_option("--replay-retention-hours", c.replay_retention_h,
                  "how long finished games stay downloadable as replays")
       ->envname("CAMPFIRE_REPLAY_RETENTION_HOURS")

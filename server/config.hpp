@@ -63,6 +63,9 @@ struct Config {
   // The journal: every room and accepted action, kept so a restart loses nothing.
   std::string journal = "sqlite";    // sqlite or none
   bool journal_fsync = false;        // sync each commit to disk (power-cut-safe, slower)
+  // The journal's WAL file is written out to this many MB (2^20 bytes) at start and kept so, so
+  // that commits overwrite blocks already on disk; 0: it grows as commits append to it.
+  int journal_wal_mb = 40;
   int replay_retention_h = 168;      // finished games stay downloadable this long
   double disconnect_grace_s = 60;    // default grace for a disconnected player's seat
   int abandoned_room_ttl_s = 86400;  // a started room with no player connected is closed after this

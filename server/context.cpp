@@ -15,7 +15,8 @@ ServerContext::ServerContext(boost::asio::io_context& io, const Config& cfg)
       config(cfg),
       cluster(cfg.cluster.empty() ? nullptr : std::make_unique<ClusterNode>(cfg)),
       journal(cluster ? cluster->make_journal()
-                      : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync)),
+                      : make_journal(cfg.journal, cfg.data_dir, cfg.journal_fsync,
+                                     std::int64_t{cfg.journal_wal_mb} << 20)),
       lobby(io, cfg, *journal, metrics),
       proxies(ProxyTrust::parse(cfg.trusted_proxies, nullptr).value_or(ProxyTrust())) {
   journal->on_commit = [this](std::chrono::nanoseconds took, std::size_t) {

@@ -86,9 +86,14 @@ json StoredRoom::replay_json() const {
   return j;
 }
 
-std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync) {
+std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync,
+                                      std::int64_t wal_bytes) {
   if (kind == "none") return std::make_unique<NullJournal>();
-  if (kind == "sqlite") return make_sqlite_journal(dir, fsync);
+  if (kind == "sqlite") {
+    WalLimits limits;
+    limits.presize_bytes = wal_bytes;
+    return make_sqlite_journal(dir, fsync, limits);
+  }
   throw std::runtime_error("unknown journal kind '" + kind + "' (sqlite or none)");
 }
 

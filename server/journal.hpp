@@ -177,9 +177,12 @@ class NullJournal : public Journal {
   Stats stats() const override { return {}; }
 };
 
-// kind "sqlite" (a file `campfire.db` in `dir`) or "none" (nothing kept). `fsync` makes every commit
-// wait for the disk (survives power loss; slower). Throws std::runtime_error when it cannot open.
-std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync);
+// kind "sqlite" (a file `campfire.db` in `dir`) or "none" (nothing kept). `fsync` makes every
+// commit wait for the disk (survives power loss; slower). `wal_bytes`, when not 0, is the size its
+// WAL file is written out to and kept at (WalLimits::presize_bytes). Throws std::runtime_error
+// when it cannot open.
+std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string& dir, bool fsync,
+                                      std::int64_t wal_bytes = 0);
 
 std::int64_t wall_ms();
 

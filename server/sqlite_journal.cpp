@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "server/sqlite_db.hpp"
 #include "server/sqlite_reader.hpp"
@@ -75,6 +76,10 @@ class SqliteJournal final : public Journal {
     try {
       sqlite::exec(writer_db_, kSchema);
       upgrade();
+      if (limits_.presize_bytes > 0) {
+        keep_wal(writer_db_);
+        presize_wal();
+      }
     } catch (...) {
       // A journal this server cannot use (one in a later format, say) is closed before the error
       // is passed on.
@@ -92,6 +97,7 @@ class SqliteJournal final : public Journal {
       throw;
     }
     checkpoint_db_ = sqlite::open(path_, fsync);
+    if (limits_.presize_bytes > 0) keep_wal(checkpoint_db_);
     // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
     // past limits_.checkpoint_pages it wakes the checkpointer instead.
     sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
@@ -305,6 +311,60 @@ class SqliteJournal final : public Journal {
     }
     idle_.notify_all();
     batch.clear();
+  }
+
+  // SQLite removes the WAL file when the last connection closes, and truncates it at a reset or a
+  // close when told a size limit. Neither happens here: the file keeps the blocks written for it
+  // (a connection of the journal's closing last sees to that; the writer's closes last).
+  static void keep_wal(sqlite3* db) {
+    int persist = 1;
+    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    sqlite::exec(db, "PRAGMA journal_size_limit=-1");
+  }
+
+  // Writes the WAL file out to limits_.presize_bytes with zeros and syncs it, so that appends
+  // overwrite blocks already allocated and written. An append past the file's end made ext4
+  // allocate blocks under a lock that a checkpoint's sync of the WAL held, and the committing
+  // thread (an event loop's, often) waited up to 148 ms for it. Only bytes past the file's end
+  // are written, under the write lock so that no other connection appends meanwhile: SQLite
+  // reads a WAL up to its first frame that is not valid (page number 0, or the wrong salt), so
+  // zeros after the last frame add nothing, and a WAL that is zeros from its start is empty and
+  // gets its header with the first commit. A WAL that cannot be written ahead (a full disk,
+  // say) is left as it is: the journal works as before, and says so.
+  void presize_wal() {
+    Stmt mode(writer_db_, "PRAGMA journal_mode");
+    const bool wal = mode.step() && mode.text(0) == "wal";
+    mode.reset();
+    if (!wal) {
+      spdlog::warn("journal: {} is not in WAL mode; its WAL is not written ahead", path_);
+      return;
+    }
+    int rc = sqlite3_exec(writer_db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    sqlite3_file* file = nullptr;
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_file_control(writer_db_, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file);
+      if (rc == SQLITE_OK && (file == nullptr || file->pMethods == nullptr)) rc = SQLITE_ERROR;
+    }
+    sqlite3_int64 size = 0;
+    if (rc == SQLITE_OK) rc = file->pMethods->xFileSize(file, &size);
+    const sqlite3_int64 target = limits_.presize_bytes;
+    if (rc == SQLITE_OK && size < target) {
+      // SQLite's unix files write at most 128 KB at a time.
+      const std::vector<char> zeros(std::size_t{64} << 10, 0);
+      for (sqlite3_int64 at = size; rc == SQLITE_OK && at < target;) {
+        const auto n = static_cast<int>(
+            std::min<sqlite3_int64>(static_cast<sqlite3_int64>(zeros.size()), target - at));
+        rc = file->pMethods->xWrite(file, zeros.data(), n, at);
+        at += n;
+      }
+      if (rc == SQLITE_OK) rc = file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+    }
+    if (rc != SQLITE_OK) {
+      spdlog::warn("journal: the WAL of {} was not written ahead ({}): it grows as it is written",
+                   path_, sqlite3_errstr(rc));
+    }
+    // Nothing was written in the transaction: it ends as it began.
+    sqlite3_exec(writer_db_, "ROLLBACK", nullptr, nullptr, nullptr);
   }
 
   // Format 1 had no fair shuffles; format 2 keeps each room's server seed (rooms.fairness) and

@@ -3,6 +3,7 @@
 // their own (server/sqlite_reader.hpp) and checkpoints run on a thread beside them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,11 @@ struct WalLimits {
   // From this many (about 128 MB) the writer itself, between two commits, copies the rest back
   // and starts the WAL afresh, so that the WAL has a bound under any load.
   int reset_pages = 4 * 8192;
+  // When not 0, the WAL file is written out with zeros to this many bytes when the journal opens
+  // (never cut short below what it already is), kept when the journal closes, and never
+  // truncated: commits then overwrite blocks already allocated and on disk instead of making
+  // the file system allocate new ones, which an event loop committing its turn waited for.
+  std::int64_t presize_bytes = 0;
 };
 
 // Throws std::runtime_error when the database cannot be opened or is in a later format.

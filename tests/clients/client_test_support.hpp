@@ -75,6 +75,7 @@ class ClientTest : public ::testing::Test {
     config.bot_delay_ms = 0;
     config.bot_reaction_min_ms = 0;
     config.bot_reaction_max_ms = 0;
+    config.journal_wal_mb = 0;  // a WAL written ahead is the journal tests' business
     // The default rate limit stays: the clients must live within it.
     config_ = config;
     server_ = std::make_unique<server::Server>(config);

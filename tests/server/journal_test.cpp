@@ -1,11 +1,16 @@
 // The journal and what rests on it: records survive reopening, frames wait for their records,
 // a failed write pauses the room instead of showing what was not kept, a restarted server resumes
 // every room, finished games are downloadable replays, and the turn and disconnect timers.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -328,6 +333,147 @@ TEST_F(JournalStore, ABusyWritersWalIsResetAndNothingIsLost) {
   ASSERT_TRUE(room);
   ASSERT_EQ(room->log.size(), kActions);
   EXPECT_EQ(room->version, static_cast<long long>(kActions));
+}
+
+// --- The WAL written ahead --------------------------------------------------------------------
+
+// Runs `f` in a child process that is then killed (SIGKILL) at once: no journal is closed and no
+// destructor runs, as with a server killed by `kill -9`. True when the child got that far.
+bool run_and_kill(const std::function<void()>& f) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    try {
+      f();
+    } catch (...) {
+      ::_exit(3);
+    }
+    ::raise(SIGKILL);
+    ::_exit(4);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return false;
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+// A room with `actions` actions, each committed on its own.
+void write_room(Journal& j, const std::string& code, std::size_t first, std::size_t actions) {
+  if (first == 0) j.write(create_record(code), nullptr);
+  for (std::size_t i = first; i < first + actions; ++i) {
+    j.write(action_record(code, i, static_cast<long long>(i) + 1), nullptr);
+    j.flush();
+  }
+}
+
+// Every action 0..actions-1 of the room, and nothing after them.
+void expect_room(Journal& j, const std::string& code, std::size_t actions) {
+  const auto room = j.load(code);
+  ASSERT_TRUE(room);
+  ASSERT_EQ(room->log.size(), actions);
+  EXPECT_EQ(room->version, static_cast<long long>(actions));
+  for (std::size_t i = 0; i < actions; ++i) {
+    EXPECT_EQ(room->log[i].action, action_record(code, i, 0).action.action) << "action " << i;
+  }
+}
+
+class PresizedWal : public JournalStore {
+ protected:
+  // Small checkpoints and resets, so that a few hundred commits go round the WAL many times.
+  static constexpr std::int64_t kWal = 1 << 20;
+  const WalLimits presized_{16, 64, kWal};
+  const WalLimits plain_{16, 64, 0};
+
+  std::uintmax_t wal_size() const {
+    const auto wal = std::filesystem::path(dir_) / "campfire.db-wal";
+    return std::filesystem::exists(wal) ? std::filesystem::file_size(wal) : 0;
+  }
+};
+
+// A fresh directory's WAL is written to its size when the journal opens, and keeps it through
+// checkpoints and WAL resets, a clean close and a reopening.
+TEST_F(PresizedWal, AFreshDirectoryKeepsItsWrittenWal) {
+  {
+    auto j = make_sqlite_journal(dir_, false, presized_);
+    EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+    write_room(*j, "ABCDEF", 0, 400);  // about 25 resets of a 64-page WAL
+    EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+  }
+  EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal)) << "kept by a clean close";
+  auto j = make_sqlite_journal(dir_, false, presized_);
+  EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+  expect_room(*j, "ABCDEF", 400);
+}
+
+// Records committed before the process is killed are all read back from a written-ahead WAL,
+// and the WAL keeps its size.
+TEST_F(PresizedWal, EveryCommittedRecordSurvivesAKill) {
+  ASSERT_TRUE(run_and_kill([&] {
+    auto j = make_sqlite_journal(dir_, false, presized_);
+    write_room(*j, "ABCDEF", 0, 300);
+    j->write(create_record("GHIJKL"), nullptr);
+    j->write(action_record("GHIJKL", 0, 1), nullptr);
+    j->flush();
+    static_cast<void>(j.release());  // never closed: the kill comes first
+  }));
+  EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+  {
+    auto j = make_sqlite_journal(dir_, false, presized_);
+    expect_room(*j, "ABCDEF", 300);
+    expect_room(*j, "GHIJKL", 1);
+    write_room(*j, "GHIJKL", 1, 50);
+  }
+  auto j = make_sqlite_journal(dir_, false, presized_);
+  expect_room(*j, "GHIJKL", 51);
+}
+
+// SQLite reads a WAL up to its first frame that is not valid (a page number of zero is never
+// valid): zeros after the last frame add nothing, and the committed frames are all recovered.
+TEST_F(PresizedWal, FramesFollowedByZerosRecoverExactlyTheFrames) {
+  ASSERT_TRUE(run_and_kill([&] {
+    // No checkpoints: every commit is still in the WAL when the process dies.
+    auto j = make_sqlite_journal(dir_, false, WalLimits{1 << 20, 1 << 21, 0});
+    write_room(*j, "ABCDEF", 0, 120);
+    static_cast<void>(j.release());
+  }));
+  const auto frames = wal_size();
+  ASSERT_GT(frames, 120u * (4096 + 24)) << "each commit left a frame in the WAL";
+  {
+    std::ofstream wal(std::filesystem::path(dir_) / "campfire.db-wal",
+                      std::ios::binary | std::ios::app);
+    const std::string zeros(3 << 20, '\0');
+    wal.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  ASSERT_EQ(wal_size(), frames + (3u << 20));
+  auto j = make_sqlite_journal(dir_, false, plain_);
+  expect_room(*j, "ABCDEF", 120);
+  EXPECT_FALSE(j->load("GHIJKL"));
+  write_room(*j, "ABCDEF", 120, 10);
+  expect_room(*j, "ABCDEF", 130);
+}
+
+// A directory an earlier server left (a plain WAL, grown by appends: killed with frames in it,
+// or removed by a clean close) opens with its WAL written ahead and loses nothing.
+TEST_F(PresizedWal, ADirectoryWithAPlainWalOpensWrittenAhead) {
+  ASSERT_TRUE(run_and_kill([&] {
+    auto j = make_sqlite_journal(dir_, false, WalLimits{1 << 20, 1 << 21, 0});
+    write_room(*j, "ABCDEF", 0, 60);
+    static_cast<void>(j.release());
+  }));
+  ASSERT_GT(wal_size(), 0u);
+  ASSERT_LT(wal_size(), static_cast<std::uintmax_t>(kWal));
+  {
+    auto j = make_sqlite_journal(dir_, false, presized_);
+    EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+    expect_room(*j, "ABCDEF", 60);
+    write_room(*j, "ABCDEF", 60, 40);
+  }
+  {
+    auto j = make_sqlite_journal(dir_, false, plain_);
+    expect_room(*j, "ABCDEF", 100);
+  }
+  EXPECT_EQ(wal_size(), 0u) << "a journal without it removes the WAL on a clean close, as before";
+  auto j = make_sqlite_journal(dir_, false, presized_);
+  EXPECT_EQ(wal_size(), static_cast<std::uintmax_t>(kWal));
+  expect_room(*j, "ABCDEF", 100);
 }
 
 // --- Frames wait for the journal -------------------------------------------------------------
