@@ -227,7 +227,7 @@ class Connection : public std::enable_shared_from_this<Derived> {
       websocket::permessage_deflate pmd;
       pmd.client_enable = true;
       // What campfire-load sends is short: compressing it would only cost its own CPU.
-      pmd.msg_size_threshold = 256;
+      pmd.msg_size_threshold = 1024;
       ws_.set_option(pmd);
     }
     ws_.async_handshake(

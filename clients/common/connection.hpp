@@ -17,9 +17,10 @@ using json = nlohmann::json;
 class Connection {
  public:
   // Connects to ws://host:port/ws (wss:// when `tls`; certificates are not verified when
-  // `insecure`). Throws std::runtime_error on failure.
+  // `insecure`), offering permessage-deflate unless `compression` is false. Throws
+  // std::runtime_error on failure.
   Connection(const std::string& host, std::uint16_t port, bool tls = false, bool insecure = false,
-             const std::string& path = "/ws");
+             const std::string& path = "/ws", bool compression = true);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
