@@ -566,7 +566,7 @@ def _(srv):
 @case("framing: a length in more bytes than needed is taken or fails the connection")
 def _(srv):
     # RFC 6455 5.2 asks senders for the shortest length encoding but says nothing of a receiver
-    # given a longer one: it may take the message or fail the connection (1002). Today's server
+    # given a longer one: it may take the message or fail the connection (1002). Campfire's server
     # fails it.
     with srv.wire().open() as w:
         w.text('{"type":"ping","id":1}', length=16)
@@ -612,7 +612,7 @@ def _(srv):
         w.frame(OP_PING, b"second")
         w.frame(OP_CONT, ":42}", fin=True)
         # The pongs may come before or after the reply; a pong still owed when a later ping
-        # arrives may be left out (RFC 6455 5.5.3), the last ping's may not. Today's server
+        # arrives may be left out (RFC 6455 5.5.3), the last ping's may not. Campfire's server
         # answers both, before the reply.
         pongs, reply = [], None
         while reply is None or pongs[-1:] != [b"second"]:
@@ -743,7 +743,7 @@ def client_close(name, code, reason=b""):
             w.close_frame(code, reason)
             # The server answers with a close frame and ends the TCP stream first (RFC 6455
             # 5.5.1, 7.1.1). Its code must be valid on the wire (parse_close); the RFC says an
-            # answer typically echoes the code received, which today's server does, but does
+            # answer typically echoes the code received, which Campfire's server does, but does
             # not require it, so the code is recorded rather than held to the echo.
             answer, _ = w.close_then_end()
             record("closing: " + name, "close " + ("empty" if code is None else str(code)),
@@ -782,7 +782,7 @@ for invalid in (0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65
                    group="closing")
 # RFC 6455 5.5.1 and 8.1: the reason is UTF-8; text that is not fails the connection. The RFC
 # asks for no particular code: 1007 (7.4.1, data not consistent with its type) and 1002 (a
-# malformed close frame) both describe it. Today's server sends 1002.
+# malformed close frame) both describe it. Campfire's server sends 1007.
 protocol_error("close reason not UTF-8 -> 1007 or 1002",
                lambda w: w.close_frame(1000, b"\xff\xfe"), codes=(1007, 1002),
                sent="close 1000, bad UTF-8", group="closing")
