@@ -28,6 +28,8 @@ constexpr int kViolationsBeforeClose = 50;
 // connection holds this much (a whole TCP frame's worth, 1536 bytes, by default); a longer
 // message's rest is read once its header has said how long it is.
 constexpr std::size_t kFirstRead = 128;
+// What a read may take while the last one filled its buffer: requests are waiting.
+constexpr std::size_t kBusyRead = 4096;
 const char* kServerName = "campfire 0.1.0";
 // Guards the frames other strands hand a connection. Connections share a few locks: a mutex of
 // each connection's own would add 40 bytes to every idle connection, and the lock is held only
@@ -154,7 +156,9 @@ void WebSocketSession::on_accept(beast::error_code ec) {
 // frame longer than what is left of it grows it to the frame's size (the reader has checked
 // that against the size limit), and it shrinks back once empty.
 void WebSocketSession::do_read() {
-  const std::size_t want = std::max(in_size_ + kFirstRead / 2, std::max(in_needed_, kFirstRead));
+  std::size_t want = std::max(in_size_ + kFirstRead / 2, std::max(in_needed_, kFirstRead));
+  // A client sending faster than it is read gets reads large enough for many requests at once.
+  if (read_filled_) want = std::max(want, kBusyRead);
   if (in_capacity_ < want) {
     const std::size_t capacity = std::max(want, in_capacity_ * 2);
     std::unique_ptr<char[]> grown(new char[capacity]);  // not zeroed: read into
@@ -176,6 +180,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t bytes) {
     return fail(ec, "read");
   }
   heard();
+  read_filled_ = bytes == in_capacity_ - in_size_;
   if (failing_ || peer_closed_) {
     // The closing handshake is under way: what else comes is dropped until the client ends
     // TCP (or the sweep does, if it never does).
@@ -188,7 +193,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t bytes) {
     tell_room_gone();
     in_size_ = 0;
   }
-  if (in_size_ == 0 && in_capacity_ > kFirstRead) {
+  if (in_size_ == 0 && in_capacity_ > kFirstRead && !read_filled_) {
     // Keep idle connections small: a buffer grown for a long message is given back.
     in_.reset();
     in_capacity_ = 0;

@@ -166,6 +166,7 @@ class WebSocketSession : public RoomClient,
   std::size_t in_size_ = 0;
   std::size_t in_capacity_ = 0;
   std::size_t in_needed_ = 0;  // what the frame begun in the buffer needs in all
+  bool read_filled_ = false;   // the last read filled the buffer: more is waiting
   ws::FrameReader reader_;
   // permessage-deflate, when the client offered it: made at the handshake; its compressor when
   // the connection first sends a long enough frame, let go of when it falls quiet.
