@@ -259,8 +259,7 @@ void WebSocketSession::on_close_frame(std::uint16_t code, std::string_view) {
   const std::string reply =
       code == 0 ? ws::control_frame(ws::Opcode::kClose, {}) : ws::close_frame(code, {});
   queue_.push_back(Out{make_frame(reply), Out::kClose});
-  heard();
-  close_sent_.store(true, std::memory_order_relaxed);
+  mark_close_sent();
   if (!writing_) do_write();
 }
 
@@ -281,8 +280,7 @@ void WebSocketSession::fail_connection(std::uint16_t code, std::string_view why)
   closed_ = true;
   queue_.clear();
   queue_.push_back(Out{make_frame(ws::close_frame(code, why)), Out::kClose});
-  heard();
-  close_sent_.store(true, std::memory_order_relaxed);
+  mark_close_sent();
   if (!writing_) do_write();
 }
 
@@ -538,23 +536,13 @@ void WebSocketSession::on_write(const std::shared_ptr<Batch>& batch, beast::erro
     // No more data goes this way: the server ends its side of TCP first (RFC 6455 7.1.1), and
     // the connection is over when the client ends its own, having read our close frame (the
     // sweep ends it if the client never does).
-    with_stream([](auto& s) {
-      beast::error_code ignored;
-      auto& lowest = beast::get_lowest_layer(s);
-      if constexpr (std::is_same_v<std::decay_t<decltype(lowest)>, tcp::socket>) {
-        lowest.shutdown(tcp::socket::shutdown_send, ignored);
-      } else {
-        lowest.socket().shutdown(tcp::socket::shutdown_send, ignored);
-      }
-    });
-    return;
+    return shutdown(tcp::socket::shutdown_send, false);
   }
   if (!queue_.empty()) return do_write();
   if (closing_ && !closed_) {
     // The queue is written: now the close frame.
     closed_ = true;
-    heard();
-    close_sent_.store(true, std::memory_order_relaxed);
+    mark_close_sent();
     queue_control(ws::close_frame(close_code_, close_reason_), true);
   }
 }
@@ -570,8 +558,7 @@ void WebSocketSession::close_after_flush(const char* why, std::uint16_t code, co
   if (!writing_) {
     if (!queue_.empty()) return do_write();
     closed_ = true;
-    heard();
-    close_sent_.store(true, std::memory_order_relaxed);
+    mark_close_sent();
     queue_control(ws::close_frame(close_code_, close_reason_), true);
   }
 }
@@ -661,17 +648,27 @@ void WebSocketSession::close_socket() {
   closed_ = true;
   // Frames being written belong to their write; the queued ones can go now.
   queue_.clear();
-  with_stream([](auto& s) {
+  shutdown(tcp::socket::shutdown_both, true);
+}
+
+void WebSocketSession::shutdown(tcp::socket::shutdown_type what, bool close) {
+  with_stream([&](auto& s) {
     beast::error_code ignored;
     auto& lowest = beast::get_lowest_layer(s);
+    tcp::socket* socket = nullptr;
     if constexpr (std::is_same_v<std::decay_t<decltype(lowest)>, tcp::socket>) {
-      lowest.shutdown(tcp::socket::shutdown_both, ignored);
-      lowest.close(ignored);
+      socket = &lowest;
     } else {
-      lowest.socket().shutdown(tcp::socket::shutdown_both, ignored);
-      lowest.close();
+      socket = &lowest.socket();
     }
+    socket->shutdown(what, ignored);
+    if (close) socket->close(ignored);
   });
+}
+
+void WebSocketSession::mark_close_sent() {
+  heard();  // the wait for the client's answer starts now (see silence)
+  close_sent_.store(true, std::memory_order_relaxed);
 }
 
 void WebSocketSession::drop(const char* why) {

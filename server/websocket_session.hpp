@@ -107,6 +107,10 @@ class WebSocketSession : public RoomClient,
   // Lets go of the queued frames (not those being written) and closes the socket; a pending
   // read then ends and tells the room.
   void close_socket();
+  // Shuts down one or both directions of TCP below the stream (TLS included), and closes it.
+  void shutdown(tcp::socket::shutdown_type what, bool close);
+  // Our close frame is queued: nothing more goes out, and the client's answer is awaited.
+  void mark_close_sent();
   // Something came from the peer (a message, a pong): its silence starts again.
   void heard();
   // On the strand: what check_silence found due, if it still is.
