@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "server/descriptors.hpp"
 #include "server/forwarding.hpp"
 #include "server/listener.hpp"
 
@@ -63,6 +64,8 @@ Server::~Server() {
 }
 
 std::uint16_t Server::start() {
+  const Descriptors fds = prepare_descriptors();
+  spdlog::info("open files allowed: {} (descriptor table ready for {})", fds.limit, fds.reserved);
   // A node's rooms are those the directory gives it (its own from an earlier run first, then
   // those of nodes that died); one process alone has every room of its journal.
   if (!ctx_->cluster) ctx_->lobby.restore();
