@@ -9,8 +9,15 @@
 // Instructions per action (the Ir of room_step divided by its calls):
 //   valgrind --tool=callgrind --toggle-collect='*room_step*' campfire_room_bench
 //       --benchmark_filter=room/pinocchio/4seats/patch --benchmark_min_time=300x
+//
+// And what compressing those frames for permessage-deflate costs, per frame, with the server's
+// own compressor against zlib at the settings the server used before it (a 4 KiB window, level
+// 2, memLevel 3): `deflate/<game>/<compressor>`, over the frames of real games in the mode
+// campfire-load asks for, one compressor per connection for 100 rooms' connections taking turns
+// (as a server's cache sees them). bytes_out/in is the compressed size over the text's.
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
+#include <zlib.h>
 
 #include <boost/asio/io_context.hpp>
 #include <memory>
@@ -21,6 +28,7 @@
 #include "engine/core/match.hpp"
 #include "engine/core/registry.hpp"
 #include "server/room.hpp"
+#include "server/websocket_deflate.hpp"
 
 namespace campfire {
 namespace {
@@ -35,12 +43,15 @@ class CountingClient final : public server::Client {
   void send(Frame frame) override {
     ++frames;
     bytes += frame->size();
+    if (keep) kept.push_back(std::move(frame));
   }
   void entered(const std::string&, const std::string&) override {}
   void evicted(const std::string&) override {}
 
   long frames = 0;
   long bytes = 0;
+  bool keep = false;  // keep every frame sent (for the compression benchmark)
+  std::vector<Frame> kept;
 
  private:
   server::UpdateMode updates_;
@@ -147,6 +158,93 @@ void room(benchmark::State& st, const Game* g, int seats, server::UpdateMode upd
   }
 }
 
+
+// The frames each of a room's seats receives over `actions` random actions (games replaced as
+// they end), in the order they are sent.
+std::vector<std::vector<std::string>> seat_frames(const Game* g, int seats, long actions) {
+  spdlog::set_level(spdlog::level::warn);
+  boost::asio::io_context ioc;
+  server::Config config;
+  config.test_mode = true;
+  config.window_scale = 1e6;
+  std::vector<std::vector<std::string>> out(static_cast<std::size_t>(seats));
+  Rng rng(5);
+  std::vector<Action> legal;
+  Events silent(false);
+  std::uint64_t seed = 100;
+  for (long done = 0; done < actions;) {
+    Table table(ioc, config, *g, seats, ++seed, server::UpdateMode::kDelta, false);
+    for (auto& c : table.clients) c->keep = true;
+    while (done < actions && !table.shadow.state().over() &&
+           !table.shadow.state().to_act().empty()) {
+      const Seat seat = table.shadow.state().to_act().first();
+      table.shadow.state().legal_actions(seat, legal);
+      const Action a = legal[rng.below(legal.size())];
+      const json action = g->action_to_json(a);
+      table.shadow.apply(seat, a, silent);
+      room_step(ioc, table, seat, action);
+      ++done;
+    }
+    for (std::size_t s = 0; s < table.clients.size(); ++s) {
+      for (const Frame& f : table.clients[s]->kept) out[s].push_back(*f);
+    }
+  }
+  ioc.poll();
+  return out;
+}
+
+// zlib as the server used it before its own compressor.
+class ZlibDeflater {
+ public:
+  ZlibDeflater() { deflateInit2(&z_, 2, Z_DEFLATED, -12, 3, Z_DEFAULT_STRATEGY); }
+  ~ZlibDeflater() { deflateEnd(&z_); }
+  ZlibDeflater(const ZlibDeflater&) = delete;
+  ZlibDeflater& operator=(const ZlibDeflater&) = delete;
+  void compress(std::string_view in, std::string& out) {
+    out.resize(deflateBound(&z_, static_cast<uLong>(in.size())) + 16);
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z_.avail_in = static_cast<uInt>(in.size());
+    z_.next_out = reinterpret_cast<Bytef*>(out.data());
+    z_.avail_out = static_cast<uInt>(out.size());
+    deflate(&z_, Z_SYNC_FLUSH);
+    out.resize(out.size() - z_.avail_out - 4);
+  }
+
+ private:
+  z_stream z_{};
+};
+
+template <class Compressor>
+void deflate_frames(benchmark::State& st, const Game* g, int seats) {
+  constexpr int kRooms = 100;
+  const auto frames = seat_frames(g, seats, 2000);
+  // Each connection of each room gets its seat's frames, from its own compressor; connections
+  // take turns as a room's seats do.
+  std::vector<std::unique_ptr<Compressor>> compressors;
+  for (int i = 0; i < kRooms * seats; ++i) {
+    if constexpr (std::is_same_v<Compressor, server::ws::Deflater>) {
+      compressors.push_back(std::make_unique<Compressor>(server::ws::DeflateSettings{}));
+    } else {
+      compressors.push_back(std::make_unique<Compressor>());
+    }
+  }
+  std::string out;
+  std::size_t in_bytes = 0;
+  std::size_t out_bytes = 0;
+  std::size_t turn = 0;
+  for (auto _ : st) {
+    const std::size_t connection = turn % compressors.size();
+    const auto& mine = frames[connection % static_cast<std::size_t>(seats)];
+    const std::string& text = mine[(turn / compressors.size()) % mine.size()];
+    compressors[connection]->compress(text, out);
+    in_bytes += text.size();
+    out_bytes += out.size();
+    ++turn;
+  }
+  st.counters["bytes_out/in"] = static_cast<double>(out_bytes) / static_cast<double>(in_bytes);
+  st.counters["bytes_in/frame"] = static_cast<double>(in_bytes) / static_cast<double>(turn);
+}
+
 }  // namespace
 }  // namespace campfire
 
@@ -167,6 +265,15 @@ int main(int argc, char** argv) {
                                (texts ? "" : "-notexts");
       benchmark::RegisterBenchmark(name.c_str(), campfire::room, g, seats, updates, texts);
     }
+  }
+  for (const char* id : {"pinocchio", "tricky-tribes"}) {
+    const Game* g = campfire::Registry::builtin().find(id);
+    if (g == nullptr) continue;
+    const std::string name = std::string("deflate/") + id;
+    benchmark::RegisterBenchmark((name + "/campfire").c_str(),
+                                 campfire::deflate_frames<campfire::server::ws::Deflater>, g, 4);
+    benchmark::RegisterBenchmark((name + "/zlib-level2").c_str(),
+                                 campfire::deflate_frames<campfire::ZlibDeflater>, g, 4);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

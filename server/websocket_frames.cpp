@@ -105,7 +105,7 @@ std::optional<DeflateAnswer> answer_offer(std::string_view params, const Deflate
     answer.header += "; server_no_context_takeover";
   }
   if (server_bits) {
-    // zlib writes raw deflate with windows of 512 bytes and up.
+    // The server's windows start at 512 bytes, as zlib's do.
     if (*server_bits < 9) return std::nullopt;
     answer.settings.window_bits = std::min(s.window_bits, *server_bits);
     answer.header += "; server_max_window_bits=" + std::to_string(answer.settings.window_bits);
@@ -438,53 +438,6 @@ std::string close_frame(std::uint16_t code, std::string_view reason) {
   payload += static_cast<char>(code & 0xff);
   payload.append(reason.substr(0, 123));
   return control_frame(Opcode::kClose, payload);
-}
-
-struct Deflater::State {
-  z_stream z;
-  bool ok = false;
-  bool fresh_each_message = false;
-};
-
-Deflater::Deflater(const DeflateSettings& settings) : state_(std::make_unique<State>()) {
-  std::memset(&state_->z, 0, sizeof state_->z);
-  state_->fresh_each_message = settings.fresh_each_message;
-  state_->ok = deflateInit2(&state_->z, settings.level, Z_DEFLATED, -settings.window_bits,
-                            settings.mem_level, Z_DEFAULT_STRATEGY) == Z_OK;
-}
-
-Deflater::~Deflater() {
-  if (state_->ok) deflateEnd(&state_->z);
-}
-
-bool Deflater::compress(std::string_view message, std::string& out) {
-  if (!state_->ok) return false;
-  z_stream& z = state_->z;
-  std::string result;
-  result.resize(deflateBound(&z, static_cast<uLong>(message.size())) + 16);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(message.data()));
-  z.avail_in = static_cast<uInt>(message.size());
-  std::size_t written = 0;
-  for (;;) {
-    z.next_out = reinterpret_cast<Bytef*>(result.data() + written);
-    z.avail_out = static_cast<uInt>(result.size() - written);
-    const int rc = deflate(&z, Z_SYNC_FLUSH);
-    written = result.size() - z.avail_out;
-    if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      // The stream is unusable: nothing more is compressed on it.
-      deflateEnd(&z);
-      state_->ok = false;
-      return false;
-    }
-    if (z.avail_out > 0) break;
-    result.resize(result.size() * 2);
-  }
-  // A sync flush ends with an empty stored block; the frame leaves its four bytes off.
-  if (written >= 4 && std::memcmp(result.data() + written - 4, kFlushTail, 4) == 0) written -= 4;
-  result.resize(written);
-  out = std::move(result);
-  if (state_->fresh_each_message) deflateReset(&z);
-  return true;
 }
 
 }  // namespace campfire::server::ws

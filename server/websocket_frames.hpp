@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/websocket_deflate.hpp"
+
 namespace campfire::server::ws {
 
 enum class Opcode : std::uint8_t {
@@ -43,29 +45,13 @@ bool valid_key(std::string_view key);
 // fixed GUID.
 std::string accept_key(std::string_view key);
 
-// What the server compresses with when a client offers permessage-deflate. The server always
-// asks the client to start every message afresh (client_no_context_takeover), so one
-// decompressor per thread serves every connection; its own messages share a window of
-// 2^window_bits bytes with the ones before, which is where the gain on small, alike frames is.
-// A frame is a few hundred bytes, mostly what the frames before it said, so a small window
-// holds the history that matters. Measured on Pinocchio's update frames (zlib 1.2.13, bytes out
-// per byte in, CPU per frame): a 2 KiB window at level 6, 0.19 and 9 µs; 4 KiB at level 2,
-// 0.20 and 3.6 µs (zlib slides a small window often, which makes the smallest the slowest);
-// 32 KiB at level 1, 0.15 and 2.6 µs, but 256 KiB of memory. The choice takes about 26 KiB a
-// connection while it is active.
-struct DeflateSettings {
-  int window_bits = 12;
-  int mem_level = 3;
-  int level = 2;
-  // The client asked the server to start every message afresh (server_no_context_takeover).
-  bool fresh_each_message = false;
-};
-
 // The first permessage-deflate offer in a Sec-WebSocket-Extensions header the server can
 // accept: the header value to answer with, and the settings for this connection (a client may
 // ask for a smaller window or none kept between messages). Nothing when no offer is acceptable
 // (the connection then goes on without compression); an offer with a parameter the server
-// does not know, or a window of 256 bytes (which zlib cannot write), is passed over.
+// does not know, or a window of 256 bytes (the server's windows are 512 bytes to 32 KiB), is
+// passed over. The server always asks the client to start every message afresh
+// (client_no_context_takeover), so one decompressor per thread serves every connection.
 struct DeflateAnswer {
   std::string header;
   DeflateSettings settings;
@@ -142,22 +128,5 @@ std::size_t write_header(std::uint8_t* out, Opcode opcode, std::size_t size, boo
 // A whole control frame (ping, pong, close; at most 125 bytes of payload).
 std::string control_frame(Opcode opcode, std::string_view payload);
 std::string close_frame(std::uint16_t code, std::string_view reason);
-
-// One connection's compressor for permessage-deflate, made when first needed and let go of when
-// the connection falls idle (a sender may start its window afresh at any message).
-class Deflater {
- public:
-  explicit Deflater(const DeflateSettings& settings);
-  ~Deflater();
-  Deflater(const Deflater&) = delete;
-  Deflater& operator=(const Deflater&) = delete;
-  // Compresses one message, its history the messages compressed before; `out` gets the
-  // payload of a frame with RSV1 set. False (out untouched) if zlib failed.
-  bool compress(std::string_view message, std::string& out);
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
 
 }  // namespace campfire::server::ws

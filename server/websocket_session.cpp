@@ -43,7 +43,6 @@ std::mutex& incoming_lock(const void* session) {
 struct WebSocketSession::Compression {
   ws::DeflateSettings settings;
   std::unique_ptr<ws::Deflater> deflater;
-  bool off = false;  // zlib failed once: the connection's frames go uncompressed from then on
   // When the compressor last compressed (steady clock ticks): read by the sweep, which lets an
   // idle connection's compressor go.
   std::atomic<std::int64_t> used{0};
@@ -382,22 +381,16 @@ void WebSocketSession::do_write() {
     ctx_.metrics.frame_written();
     std::string_view text = *out.frame;
     bool deflated = false;
-    if (compression_ && !compression_->off && text.size() >= kCompressFrom) {
+    if (compression_ && text.size() >= kCompressFrom) {
       if (!compression_->deflater) {
         compression_->deflater = std::make_unique<ws::Deflater>(compression_->settings);
       }
+      // Reserved for every frame, so the texts already compressed stay where they are.
       if (batch->compressed.empty()) batch->compressed.reserve(n);
-      std::string packed;
-      if (compression_->deflater->compress(text, packed)) {
-        batch->compressed.push_back(std::move(packed));
-        text = batch->compressed.back();
-        deflated = true;
-        ++compressed;
-      } else {
-        // zlib failed: this connection's frames go uncompressed from here on.
-        compression_->off = true;
-        compression_->deflater.reset();
-      }
+      compression_->deflater->compress(text, batch->compressed.emplace_back());
+      text = batch->compressed.back();
+      deflated = true;
+      ++compressed;
     }
     std::uint8_t* header = batch->headers.data() + i * ws::kMaxHeader;
     const std::size_t h = ws::write_header(header, ws::Opcode::kText, text.size(), deflated);
