@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 cd "$(dirname "$0")/.."
 
-all_targets=(protocol match pinocchio naked-gibbon fib-fibonacci spider-monkey tricky-tribes)
+all_targets=(protocol match websocket deflate pinocchio naked-gibbon fib-fibonacci spider-monkey tricky-tribes)
 targets=("$@")
 if ((${#targets[@]} == 0)); then targets=("${all_targets[@]}"); fi
 

@@ -74,7 +74,10 @@ class FrameReader {
  public:
   struct Item {
     enum Kind {
-      kNeedMore,  // `consumed` is 0; `needed` bytes from the buffer's start would give the next
+      // Nothing to hand on yet: either more bytes are needed (`consumed` is 0, and `needed`
+      // bytes from the buffer's start would give the next item), or a fragment of a message
+      // was taken in (`consumed` its bytes, `needed` 0).
+      kNeedMore,
       kText,
       kBinary,
       kPing,
