@@ -46,6 +46,10 @@ struct WebSocketSession::Forwarded {
   std::string token;              // the seat's token there (empty: a spectator)
   std::set<std::string> proxies;  // the nodes holding a proxy of this connection
   std::int64_t sent = 0;          // requests sent, numbered from 1
+  // The room the connection last left while it was elsewhere, and its node, until it enters a
+  // room again: a leave of that room repeated (its answer was lost) goes to that node again.
+  std::string left_room;
+  std::string left_node;
   struct Waiting {
     std::int64_t seq;
     std::string node;

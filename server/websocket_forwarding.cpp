@@ -28,8 +28,16 @@ WebSocketSession::Forwarded& WebSocketSession::forwarded() {
 }
 
 bool WebSocketSession::elsewhere(const json& id, const std::string& code) {
-  if (!forwarded_ || code != room_code_) return false;
+  if (!forwarded_) return false;
   Forwarded& f = *forwarded_;
+  if (code != room_code_) {
+    // A leave repeated after the first got no answer: the first may never have reached the
+    // room's node, where the seat would stay taken by a connection its player thinks is out. The
+    // room's node answers it (`not_in_room` if the first one did reach it).
+    if (current_type_ != "leave" || code != f.left_room || f.left_node.empty()) return false;
+    forward(f.left_node, code, id, std::string(current_text_));
+    return true;
+  }
   if (f.moving && !f.attempting) {
     error(id, ErrorCode::kUnavailable,
           "room " + code +
@@ -40,6 +48,8 @@ bool WebSocketSession::elsewhere(const json& id, const std::string& code) {
   if (f.node.empty()) return false;
   forward(f.node, code, id, std::string(current_text_));
   if (current_type_ == "leave") {
+    f.left_room = code;
+    f.left_node = f.node;
     room_code_.clear();
     f.node.clear();
     f.token.clear();
@@ -187,6 +197,8 @@ void WebSocketSession::remote_entered(const std::string& node, const std::string
                       self->room_code_ = room;
                       f.node = node;
                       f.token = std::move(token);
+                      f.left_room.clear();
+                      f.left_node.clear();
                       if (moved_here) self->end_move(true);
                     });
 }
@@ -221,6 +233,8 @@ void WebSocketSession::after_entered(const std::string& room, const std::string&
   const bool moved_here = f.moving && room == room_code_;
   f.node.clear();
   f.token.clear();
+  f.left_room.clear();
+  f.left_node.clear();
   if (moved_here) end_move(true);
 }
 
@@ -233,6 +247,11 @@ void WebSocketSession::node_gone(const std::string& node) {
     if (self->closed_ || !self->forwarded_) return;
     Forwarded& f = *self->forwarded_;
     f.proxies.erase(node);
+    // Its stand-ins are let go there: a seat the connection left stays taken no longer.
+    if (f.left_node == node) {
+      f.left_room.clear();
+      f.left_node.clear();
+    }
     // What was sent there is not coming back, and neither are the replies it still owed.
     std::deque<Forwarded::Waiting> lost;
     std::erase_if(f.waiting, [&](const Forwarded::Waiting& w) {

@@ -3,8 +3,8 @@
 // beside a client on A; spectates and rejoins through B; its connection closing is a disconnect
 // on A; and when A is killed with SIGKILL it keeps its connection, is told the room moved, and
 // plays to the end on the new owner; when B is killed, A counts its connections as gone. A
-// request forwarded to a dead node is answered with an error. A join sent again after the bus
-// lost what answered it ends as if it had been sent once.
+// request forwarded to a dead node is answered with an error. A join or leave sent again after
+// the bus lost what answered it ends as if it had been sent once.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -663,6 +663,50 @@ TEST_F(ClusterForwardingTest, AJoinRepeatedAfterRedisHungGetsTheSameSeatNotASeco
     const auto bot = node.reply(conn, seq);
     ASSERT_TRUE(bot && bot->value("type", "") == "ok") << (bot ? bot->dump() : "no reply");
   }
+}
+
+// A leave that goes unanswered (it may never have reached the room's node) is answered with
+// `unavailable`, and the player leaves again. The second leave goes to the room's node as well,
+// not refused by the player's own node as being for a room it has already left: else the seat
+// would stay taken there by a connection whose player believes it is out.
+TEST_F(ClusterForwardingTest, ALeaveRepeatedAfterNoAnswerGoesToTheRoomsNode) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK5";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
+  auto leave = owner.next_request();
+  ASSERT_TRUE(leave) << "node b did not forward the leave\n" << logs();
+  EXPECT_EQ(json::parse(leave->text).value("type", ""), "leave") << leave->text;
+  // Nothing comes back, as if the leave had been lost on its way.
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered) << logs();
+  EXPECT_EQ(unanswered->value("code", ""), "unavailable") << unanswered->dump();
+  EXPECT_EQ(unanswered->value("id", 0), 2) << unanswered->dump();
+
+  bob->send({{"type", "leave"}, {"id", 3}, {"room", code}});
+  auto again = owner.next_request();
+  ASSERT_TRUE(again) << "the repeated leave did not reach the room's node\n" << logs();
+  EXPECT_EQ(again->conn, join->conn);
+  EXPECT_EQ(json::parse(again->text).value("type", ""), "leave") << again->text;
+  owner.send_frames("b", again->conn, again->number,
+                    {json{{"type", "left"}, {"id", 3}, {"room", code}}.dump()});
+  const auto left = bob->receive(10s);
+  ASSERT_TRUE(left) << logs();
+  EXPECT_EQ(left->value("type", ""), "left") << left->dump();
+  EXPECT_EQ(left->value("id", 0), 3) << left->dump();
 }
 
 }  // namespace
