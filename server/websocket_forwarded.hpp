@@ -57,6 +57,7 @@ struct WebSocketSession::Forwarded {
     std::chrono::steady_clock::time_point until;
     bool received = false;  // its node took it; it waits for its reply (it has an id)
     bool resync = false;    // a sync this node made for its player after frames were lost
+    bool twice = false;     // sent again, it would be applied again (a move, a bot)
   };
   // Sent and not yet taken by their node, or taken and with an id whose reply has not come;
   // oldest first.

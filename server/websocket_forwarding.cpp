@@ -18,6 +18,17 @@ namespace message = protocol::message;
 
 // ---- Rooms of other nodes ----
 
+namespace {
+
+// A request of this type sent again is applied again: a move, a bot. The others are the same the
+// second time (a join or leave repeated by the same connection included: see ForwardedClient's
+// seat_token() and elsewhere()).
+bool made_again(std::string_view type) {
+  return type == "action" || type == "add_bot";
+}
+
+}  // namespace
+
 WebSocketSession::Forwarded& WebSocketSession::forwarded() {
   if (!forwarded_) {
     forwarded_ = std::make_unique<Forwarded>(executor());
@@ -62,18 +73,21 @@ void WebSocketSession::not_here(const json& id, const std::string& code,
   const auto normal = protocol::normalize_room_code(code);
   if (!ctx_.forwarding || !normal) return refuse_missing(id, code, otherwise);
   // Asked of Redis without blocking; the request goes on to the room's owner once it is known.
-  ctx_.cluster->locate(*normal, [self = shared_from_this(), id, code = *normal, otherwise,
-                                 text = std::string(current_text_)](
-                                    std::optional<ClusterNode::Whereabouts> where) mutable {
-    boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
-                                         where = std::move(where)]() mutable {
-      if (self->closed_) return;
-      if (where && !where->unknown && !where->mine && where->alive) {
-        return self->forward(where->node, code, id, std::move(text));
-      }
-      self->refuse(id, code, otherwise, where);
-    });
-  });
+  ctx_.cluster->locate(
+      *normal,
+      [self = shared_from_this(), id, code = *normal, otherwise, text = std::string(current_text_),
+       twice = made_again(current_type_)](std::optional<ClusterNode::Whereabouts> where) mutable {
+        boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
+                                             twice, where = std::move(where)]() mutable {
+          if (self->closed_) return;
+          if (where && !where->unknown && !where->mine && where->alive) {
+            self->forward(where->node, code, id, std::move(text));
+            self->forwarded_->waiting.back().twice = twice;
+            return;
+          }
+          self->refuse(id, code, otherwise, where);
+        });
+      });
 }
 
 void WebSocketSession::forward(const std::string& node, const std::string& room, const json& id,
@@ -82,6 +96,7 @@ void WebSocketSession::forward(const std::string& node, const std::string& room,
   const std::int64_t seq = ++f.sent;
   f.proxies.insert(node);
   f.waiting.push_back({seq, node, id, std::chrono::steady_clock::now() + kForwardPatience});
+  f.waiting.back().twice = made_again(current_type_);
   if (f.waiting.size() == 1) arm_patience();
   ctx_.forwarding->request(node, f.conn, seq, room, std::move(text), name_, address_,
                            updates_.load(std::memory_order_relaxed),
@@ -141,6 +156,13 @@ void WebSocketSession::patience_over() {
             "the answer from node " + w.node +
                 ", which serves the room, was lost on the way; send sync to see whether the "
                 "request was applied");
+    } else if (w.twice) {
+      // Its receipt may be what was lost: sent again, a request that did arrive would be
+      // applied twice.
+      error(w.id, ErrorCode::kUnavailable,
+            "node " + w.node +
+                ", which serves the room, did not answer in time; it may have applied the "
+                "request all the same: send sync to see whether it did before sending it again");
     } else {
       error(w.id, ErrorCode::kUnavailable,
             "node " + w.node +

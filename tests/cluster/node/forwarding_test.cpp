@@ -665,6 +665,35 @@ TEST_F(ClusterForwardingTest, AJoinRepeatedAfterRedisHungGetsTheSameSeatNotASeco
   }
 }
 
+// A move or a bot that goes unanswered may have been made all the same (its receipt may be what
+// was lost), and asked for again it would be made twice: its player is told to look first.
+TEST_F(ClusterForwardingTest, AnUnansweredBotRequestSaysToSyncBeforeAskingAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK6";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  bob->send({{"type", "add_bot"}, {"id", 2}, {"room", code}});
+  ASSERT_TRUE(owner.next_request()) << "node b did not forward add_bot\n" << logs();
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered) << logs();
+  EXPECT_EQ(unanswered->value("code", ""), "unavailable") << unanswered->dump();
+  const std::string message = unanswered->value("message", "");
+  EXPECT_NE(message.find("send sync"), std::string::npos) << message;
+  EXPECT_EQ(message.find("try again"), std::string::npos) << message;
+}
+
 // A leave that goes unanswered (it may never have reached the room's node) is answered with
 // `unavailable`, and the player leaves again. The second leave goes to the room's node as well,
 // not refused by the player's own node as being for a room it has already left: else the seat
