@@ -219,8 +219,7 @@ void WebSocketSession::remote_entered(const std::string& node, const std::string
                       self->room_code_ = room;
                       f.node = node;
                       f.token = std::move(token);
-                      f.left_room.clear();
-                      f.left_node.clear();
+                      self->let_left_room_go(room);
                       if (moved_here) self->end_move(true);
                     });
 }
@@ -255,9 +254,20 @@ void WebSocketSession::after_entered(const std::string& room, const std::string&
   const bool moved_here = f.moving && room == room_code_;
   f.node.clear();
   f.token.clear();
+  let_left_room_go(room);
+  if (moved_here) end_move(true);
+}
+
+void WebSocketSession::let_left_room_go(const std::string& room) {
+  Forwarded& f = *forwarded_;
+  // A player told its leave went unanswered may go to another room without leaving again: the
+  // seat would stay taken there by a connection that is still open. Nothing happens there if the
+  // leave did arrive. Back in the same room, the seat is its own again (a repeated join).
+  if (!f.left_node.empty() && f.left_room != room) {
+    ctx_.forwarding->gone(f.left_node, f.conn, f.left_room);
+  }
   f.left_room.clear();
   f.left_node.clear();
-  if (moved_here) end_move(true);
 }
 
 void WebSocketSession::after_evicted(const std::string& room) {

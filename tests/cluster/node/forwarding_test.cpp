@@ -738,5 +738,39 @@ TEST_F(ClusterForwardingTest, ALeaveRepeatedAfterNoAnswerGoesToTheRoomsNode) {
   EXPECT_EQ(left->value("id", 0), 3) << left->dump();
 }
 
+// A player told its leave went unanswered may not leave again but go to another room: the room's
+// node, which may never have had the leave, then hears that the connection left, or the seat
+// would stay taken there by a connection that is still open.
+TEST_F(ClusterForwardingTest, AnUnansweredLeaveIsMadeGoodWhenThePlayerEntersAnotherRoom) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK7";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
+  ASSERT_TRUE(owner.next_request()) << "node b did not forward the leave\n" << logs();
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered && unanswered->value("code", "") == "unavailable") << logs();
+
+  // A room of node b's own.
+  const auto created = bob->request({{"type", "create_room"}, {"game", "pinocchio"}, {"seats", 3}});
+  ASSERT_TRUE(created && created->value("type", "") == "joined")
+      << (created ? created->dump() : "no reply");
+  const auto gone = owner.next(cluster::BusItem::Kind::kGone);
+  ASSERT_TRUE(gone) << "the room's node was not told the connection left\n" << logs();
+  EXPECT_EQ(gone->conn, join->conn);
+  EXPECT_EQ(gone->room, code);
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
