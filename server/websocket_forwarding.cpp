@@ -20,11 +20,12 @@ namespace message = protocol::message;
 
 namespace {
 
-// A request of this type sent again is applied again: a move, a bot. The others are the same the
-// second time (a join or leave repeated by the same connection included: see ForwardedClient's
-// seat_token() and elsewhere()).
-bool made_again(std::string_view type) {
-  return type == "action" || type == "add_bot";
+// What a request of this type does when sent again (a join or leave repeated by the same
+// connection included: see ForwardedClient's seat_token() and elsewhere()).
+Again again_of(std::string_view type) {
+  if (type == "action" || type == "add_bot") return Again::kTwice;
+  if (type == "join" || type == "rejoin" || type == "spectate") return Again::kEnters;
+  return Again::kSame;
 }
 
 }  // namespace
@@ -76,13 +77,13 @@ void WebSocketSession::not_here(const json& id, const std::string& code,
   ctx_.cluster->locate(
       *normal,
       [self = shared_from_this(), id, code = *normal, otherwise, text = std::string(current_text_),
-       twice = made_again(current_type_)](std::optional<ClusterNode::Whereabouts> where) mutable {
+       again = again_of(current_type_)](std::optional<ClusterNode::Whereabouts> where) mutable {
         boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
-                                             twice, where = std::move(where)]() mutable {
+                                             again, where = std::move(where)]() mutable {
           if (self->closed_) return;
           if (where && !where->unknown && !where->mine && where->alive) {
             self->forward(where->node, code, id, std::move(text));
-            self->forwarded_->waiting.back().twice = twice;
+            self->forwarded_->waiting.back().again = again;
             return;
           }
           self->refuse(id, code, otherwise, where);
@@ -96,7 +97,7 @@ void WebSocketSession::forward(const std::string& node, const std::string& room,
   const std::int64_t seq = ++f.sent;
   f.proxies.insert(node);
   f.waiting.push_back({seq, node, id, std::chrono::steady_clock::now() + kForwardPatience});
-  f.waiting.back().twice = made_again(current_type_);
+  f.waiting.back().again = again_of(current_type_);
   if (f.waiting.size() == 1) arm_patience();
   ctx_.forwarding->request(node, f.conn, seq, room, std::move(text), name_, address_,
                            updates_.load(std::memory_order_relaxed),
@@ -151,12 +152,18 @@ void WebSocketSession::patience_over() {
     // else would mend the frames it was to replace.
     if (w.resync && w.node == forwarded_->node) resync = true;
     if (w.id.is_null()) continue;
-    if (w.received) {
+    if (w.received && w.again == Again::kEnters) {
+      // Its membership notice may have been lost too: a sync would be refused as not_in_room.
+      error(w.id, ErrorCode::kUnavailable,
+            "the answer from node " + w.node +
+                ", which serves the room, was lost on the way; send the request again: it is "
+                "answered as the first time");
+    } else if (w.received) {
       error(w.id, ErrorCode::kUnavailable,
             "the answer from node " + w.node +
                 ", which serves the room, was lost on the way; send sync to see whether the "
                 "request was applied");
-    } else if (w.twice) {
+    } else if (w.again == Again::kTwice) {
       // Its receipt may be what was lost: sent again, a request that did arrive would be
       // applied twice.
       error(w.id, ErrorCode::kUnavailable,

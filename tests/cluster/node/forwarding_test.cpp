@@ -694,6 +694,29 @@ TEST_F(ClusterForwardingTest, AnUnansweredBotRequestSaysToSyncBeforeAskingAgain)
   EXPECT_EQ(message.find("try again"), std::string::npos) << message;
 }
 
+// A join reaches the room's node, which says so, but its answer never comes back: the membership
+// notice may have been lost with it, and a sync would then be refused as not_in_room. The player
+// is told to join again, which the room's node answers as the first time.
+TEST_F(ClusterForwardingTest, AJoinWhoseAnswerWasLostIsToBeSentAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK8";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  // The receipt alone.
+  owner.send_frames("b", join->conn, join->number, {});
+  const auto lost = bob->receive(20s);
+  ASSERT_TRUE(lost) << logs();
+  EXPECT_EQ(lost->value("code", ""), "unavailable") << lost->dump();
+  EXPECT_EQ(lost->value("id", 0), 1) << lost->dump();
+  const std::string message = lost->value("message", "");
+  EXPECT_NE(message.find("send the request again"), std::string::npos) << message;
+}
+
 // A leave that goes unanswered (it may never have reached the room's node) is answered with
 // `unavailable`, and the player leaves again. The second leave goes to the room's node as well,
 // not refused by the player's own node as being for a room it has already left: else the seat
