@@ -39,6 +39,13 @@ class Client {
   virtual void evicted(const std::string& room) = 0;
   // A rejoin of this client was answered: `resumed` tells whether its token matched a seat.
   virtual void rejoin_answered(bool resumed) { (void)resumed; }
+  // The token of the seat this client took in `room`, if it keeps it (empty: it does not). A
+  // connection forwarded from another node keeps it: its player may not have received it, the
+  // answer lost between the nodes, and repeats its join. May be called from any thread.
+  virtual std::string seat_token(const std::string& room) const {
+    (void)room;
+    return {};
+  }
 };
 
 }  // namespace campfire::server

@@ -66,6 +66,8 @@ class ForwardedClient final : public RoomClient,
   void entered(const std::string& room, const std::string& token) override {
     {
       std::lock_guard lock(mutex_);
+      seat_room_ = room;
+      seat_token_ = token;
       BusItem item;
       item.kind = BusItem::Kind::kEntered;
       item.conn = conn_;
@@ -80,6 +82,7 @@ class ForwardedClient final : public RoomClient,
   void evicted(const std::string& room) override {
     {
       std::lock_guard lock(mutex_);
+      if (seat_room_ == room) let_seat_go();
       BusItem item;
       item.kind = BusItem::Kind::kEvicted;
       item.conn = conn_;
@@ -88,6 +91,11 @@ class ForwardedClient final : public RoomClient,
       flush_soon();
     }
     RoomClient::evicted(room);
+  }
+
+  std::string seat_token(const std::string& room) const override {
+    std::lock_guard lock(mutex_);
+    return room == seat_room_ ? seat_token_ : std::string();
   }
 
   // Request number `seq` of the connection: its receipt goes back at once, then it is handled
@@ -109,6 +117,10 @@ class ForwardedClient final : public RoomClient,
 
   // The connection left `room` (empty: it closed; its seat waits as after any disconnection).
   void gone(const std::string& room) {
+    {
+      std::lock_guard lock(mutex_);
+      if (room.empty() || room == seat_room_) let_seat_go();
+    }
     boost::asio::post(strand_, [self = shared_from_this(), room] {
       if (self->room_code_.empty() || (!room.empty() && room != self->room_code_)) {
         if (room.empty()) self->gone_ = true;
@@ -157,6 +169,11 @@ class ForwardedClient final : public RoomClient,
     if (r->type == "hello") return;
     auto request = protocol::parse_request(*r);
     if (!request) return error(r->id, request.error());
+    // A seat left is the player's no more: a join after it is a new one, as on the room's node.
+    if (auto* leave = std::get_if<protocol::Leave>(&*request)) {
+      std::lock_guard lock(mutex_);
+      if (protocol::normalize_room_code(leave->room) == seat_room_) let_seat_go();
+    }
     try {
       std::visit(
           [&](auto& m) {
@@ -172,6 +189,12 @@ class ForwardedClient final : public RoomClient,
       spdlog::error("{} (via node {}): {} failed: {}", address_, node_, r->type, e.what());
       error(r->id, ErrorCode::kInternal, "the server failed on this request");
     }
+  }
+
+  // Under mutex_.
+  void let_seat_go() {
+    seat_room_.clear();
+    seat_token_.clear();
   }
 
   // The kFrames item at the end of what waits to go (a new one if the last item is another
@@ -209,8 +232,12 @@ class ForwardedClient final : public RoomClient,
   std::atomic<UpdateMode> updates_{UpdateMode::kState};
   std::atomic<bool> texts_{true};
   bool gone_ = false;  // on the strand
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::vector<BusItem> outgoing_;
+  // The room the connection last entered and its seat's token there (empty: it watches), until
+  // it leaves that room or loses the seat.
+  std::string seat_room_;
+  std::string seat_token_;
   bool flush_posted_ = false;
 };
 

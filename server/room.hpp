@@ -152,6 +152,10 @@ class Room : public std::enable_shared_from_this<Room> {
   // (in `events`) whom the new name belongs to. False when the name is the same.
   bool rename_seat(int seat, std::string name, Events& events);
   void take_seat(const std::shared_ptr<Client>& c, int seat, std::string name, const json& id);
+  // Gives seat `seat` back to `c`, which named its `token` (a rejoin, or a join repeated by the
+  // connection that took the seat); whoever held it is told it lost the seat.
+  void resume(const std::shared_ptr<Client>& c, int seat, const std::string& token,
+              std::string name, const json& id);
   void forget(const Client* c);
 
   // Names in place of {seat:N} (an empty seat is "seat N", counted from 1 as people count);

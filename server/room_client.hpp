@@ -53,7 +53,8 @@ class RoomClient : public Client {
   virtual void error(const json& id, protocol::ErrorCode code, const std::string& message) = 0;
   virtual void error(const json& id, const Error& why) = 0;
   // A request for room `code` that may be served elsewhere (a connection here in a room of
-  // another node): true when it was taken care of, and this node's rooms are not asked.
+  // another node, or repeating a leave of one): true when it was taken care of, and this node's
+  // rooms are not asked.
   virtual bool elsewhere(const json& id, const std::string& code) {
     (void)id;
     (void)code;

@@ -44,8 +44,34 @@ void Room::forget(const Client* c) {
   });
 }
 
+void Room::resume(const std::shared_ptr<Client>& c, int seat, const std::string& token,
+                  std::string name, const json& id) {
+  auto previous = seats_[seat].client.lock();
+  if (previous && previous != c) {
+    previous->evicted(code_);
+    updates_.forget(previous.get());
+  }
+  forget(c.get());
+  // Back from being away: the bot that kept the seat warm steps aside.
+  seats_.come_back(seat, c);
+  clocks_.cancel_grace(seat);
+  c->entered(code_, token);
+  Events events;
+  rename_seat(seat, std::move(name), events);
+  reply(c, id, message::joined(code_, seat, token));
+  spdlog::info("room {}: seat {} resumed by '{}'", code_, seat, seats_[seat].name);
+  changed(&events.list());
+}
+
 void Room::join(std::shared_ptr<Client> c, std::string name, json id, std::optional<int> seat) {
   on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id), seat]() mutable {
+    // The connection's own seat, whose token it keeps (a connection forwarded from another node
+    // does): its join came again because the answer to the first was lost on the way between the
+    // nodes, and it is answered as the first time, seat and token.
+    const std::string own = c->seat_token(code_);
+    if (const std::optional<int> s = seats_.by_token(own)) {
+      return resume(c, *s, own, std::move(name), id);
+    }
     if (auto held = seat_of(c.get())) {
       return fail(c, id, ErrorCode::kRoomFull,
                   "you already hold seat " + std::to_string(*held + 1) + " of this room");
@@ -71,22 +97,8 @@ void Room::rejoin(std::shared_ptr<Client> c, std::string name, json id, std::str
   on_strand([this, c = std::move(c), name = std::move(name), id = std::move(id),
              token = std::move(token)]() mutable {
     if (const std::optional<int> s = seats_.by_token(token)) {
-      auto previous = seats_[*s].client.lock();
-      if (previous && previous != c) {
-        previous->evicted(code_);
-        updates_.forget(previous.get());
-      }
-      forget(c.get());
-      // Back from being away: the bot that kept the seat warm steps aside.
-      seats_.come_back(*s, c);
-      clocks_.cancel_grace(*s);
-      c->entered(code_, token);
-      Events events;
-      rename_seat(*s, std::move(name), events);
-      reply(c, id, message::joined(code_, *s, token));
+      resume(c, *s, token, std::move(name), id);
       c->rejoin_answered(true);
-      spdlog::info("room {}: seat {} resumed by '{}'", code_, *s, seats_[*s].name);
-      changed(&events.list());
       return;
     }
     fail(c, id, ErrorCode::kBadToken, "that token does not belong to a seat of room " + code_);

@@ -37,6 +37,14 @@ inline constexpr std::string_view kMoveReplyMark = "\"id\":\"campfire:moved\"";
 inline constexpr const char* kResyncId = "campfire:resync";
 inline constexpr std::string_view kResyncReplyMark = "\"id\":\"campfire:resync\"";
 
+// What a request forwarded to another node does when sent again, and so what its player is told
+// to do when its answer does not come.
+enum class Again : std::uint8_t {
+  kSame,    // the same as once (a leave, start, contribute, sync, ...): try again
+  kTwice,   // it is applied again (a move, a bot): look with sync first
+  kEnters,  // answered as the first time, seat and token included (join, rejoin, spectate)
+};
+
 // The state of a connection that forwards requests to other nodes.
 struct WebSocketSession::Forwarded {
   explicit Forwarded(const boost::asio::any_io_executor& ex) : patience(ex), move_timer(ex) {}
@@ -46,13 +54,18 @@ struct WebSocketSession::Forwarded {
   std::string token;              // the seat's token there (empty: a spectator)
   std::set<std::string> proxies;  // the nodes holding a proxy of this connection
   std::int64_t sent = 0;          // requests sent, numbered from 1
+  // The room the connection last left while it was elsewhere, and its node, until it enters a
+  // room again: a leave of that room repeated (its answer was lost) goes to that node again.
+  std::string left_room;
+  std::string left_node;
   struct Waiting {
     std::int64_t seq;
     std::string node;
     json id;
     std::chrono::steady_clock::time_point until;
-    bool received = false;  // its node took it; it waits for its reply (it has an id)
-    bool resync = false;    // a sync this node made for its player after frames were lost
+    bool received = false;       // its node took it; it waits for its reply (it has an id)
+    bool resync = false;         // a sync this node made for its player after frames were lost
+    Again again = Again::kSame;  // what sending it again does
   };
   // Sent and not yet taken by their node, or taken and with an id whose reply has not come;
   // oldest first.

@@ -18,6 +18,18 @@ namespace message = protocol::message;
 
 // ---- Rooms of other nodes ----
 
+namespace {
+
+// What a request of this type does when sent again (a join or leave repeated by the same
+// connection included: see ForwardedClient's seat_token() and elsewhere()).
+Again again_of(std::string_view type) {
+  if (type == "action" || type == "add_bot") return Again::kTwice;
+  if (type == "join" || type == "rejoin" || type == "spectate") return Again::kEnters;
+  return Again::kSame;
+}
+
+}  // namespace
+
 WebSocketSession::Forwarded& WebSocketSession::forwarded() {
   if (!forwarded_) {
     forwarded_ = std::make_unique<Forwarded>(executor());
@@ -28,8 +40,16 @@ WebSocketSession::Forwarded& WebSocketSession::forwarded() {
 }
 
 bool WebSocketSession::elsewhere(const json& id, const std::string& code) {
-  if (!forwarded_ || code != room_code_) return false;
+  if (!forwarded_) return false;
   Forwarded& f = *forwarded_;
+  if (code != room_code_) {
+    // A leave repeated after the first got no answer: the first may never have reached the
+    // room's node, where the seat would stay taken by a connection its player thinks is out. The
+    // room's node answers it (`not_in_room` if the first one did reach it).
+    if (current_type_ != "leave" || code != f.left_room || f.left_node.empty()) return false;
+    forward(f.left_node, code, id, std::string(current_text_));
+    return true;
+  }
   if (f.moving && !f.attempting) {
     error(id, ErrorCode::kUnavailable,
           "room " + code +
@@ -40,6 +60,8 @@ bool WebSocketSession::elsewhere(const json& id, const std::string& code) {
   if (f.node.empty()) return false;
   forward(f.node, code, id, std::string(current_text_));
   if (current_type_ == "leave") {
+    f.left_room = code;
+    f.left_node = f.node;
     room_code_.clear();
     f.node.clear();
     f.token.clear();
@@ -52,18 +74,21 @@ void WebSocketSession::not_here(const json& id, const std::string& code,
   const auto normal = protocol::normalize_room_code(code);
   if (!ctx_.forwarding || !normal) return refuse_missing(id, code, otherwise);
   // Asked of Redis without blocking; the request goes on to the room's owner once it is known.
-  ctx_.cluster->locate(*normal, [self = shared_from_this(), id, code = *normal, otherwise,
-                                 text = std::string(current_text_)](
-                                    std::optional<ClusterNode::Whereabouts> where) mutable {
-    boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
-                                         where = std::move(where)]() mutable {
-      if (self->closed_) return;
-      if (where && !where->unknown && !where->mine && where->alive) {
-        return self->forward(where->node, code, id, std::move(text));
-      }
-      self->refuse(id, code, otherwise, where);
-    });
-  });
+  ctx_.cluster->locate(
+      *normal,
+      [self = shared_from_this(), id, code = *normal, otherwise, text = std::string(current_text_),
+       again = again_of(current_type_)](std::optional<ClusterNode::Whereabouts> where) mutable {
+        boost::asio::post(self->executor(), [self, id, code, otherwise, text = std::move(text),
+                                             again, where = std::move(where)]() mutable {
+          if (self->closed_) return;
+          if (where && !where->unknown && !where->mine && where->alive) {
+            self->forward(where->node, code, id, std::move(text));
+            self->forwarded_->waiting.back().again = again;
+            return;
+          }
+          self->refuse(id, code, otherwise, where);
+        });
+      });
 }
 
 void WebSocketSession::forward(const std::string& node, const std::string& room, const json& id,
@@ -72,6 +97,7 @@ void WebSocketSession::forward(const std::string& node, const std::string& room,
   const std::int64_t seq = ++f.sent;
   f.proxies.insert(node);
   f.waiting.push_back({seq, node, id, std::chrono::steady_clock::now() + kForwardPatience});
+  f.waiting.back().again = again_of(current_type_);
   if (f.waiting.size() == 1) arm_patience();
   ctx_.forwarding->request(node, f.conn, seq, room, std::move(text), name_, address_,
                            updates_.load(std::memory_order_relaxed),
@@ -126,11 +152,24 @@ void WebSocketSession::patience_over() {
     // else would mend the frames it was to replace.
     if (w.resync && w.node == forwarded_->node) resync = true;
     if (w.id.is_null()) continue;
-    if (w.received) {
+    if (w.received && w.again == Again::kEnters) {
+      // Its membership notice may have been lost too: a sync would be refused as not_in_room.
+      error(w.id, ErrorCode::kUnavailable,
+            "the answer from node " + w.node +
+                ", which serves the room, was lost on the way; send the request again: it is "
+                "answered as the first time");
+    } else if (w.received) {
       error(w.id, ErrorCode::kUnavailable,
             "the answer from node " + w.node +
                 ", which serves the room, was lost on the way; send sync to see whether the "
                 "request was applied");
+    } else if (w.again == Again::kTwice) {
+      // Its receipt may be what was lost: sent again, a request that did arrive would be
+      // applied twice.
+      error(w.id, ErrorCode::kUnavailable,
+            "node " + w.node +
+                ", which serves the room, did not answer in time; it may have applied the "
+                "request all the same: send sync to see whether it did before sending it again");
     } else {
       error(w.id, ErrorCode::kUnavailable,
             "node " + w.node +
@@ -187,6 +226,7 @@ void WebSocketSession::remote_entered(const std::string& node, const std::string
                       self->room_code_ = room;
                       f.node = node;
                       f.token = std::move(token);
+                      self->let_left_room_go(room);
                       if (moved_here) self->end_move(true);
                     });
 }
@@ -221,7 +261,20 @@ void WebSocketSession::after_entered(const std::string& room, const std::string&
   const bool moved_here = f.moving && room == room_code_;
   f.node.clear();
   f.token.clear();
+  let_left_room_go(room);
   if (moved_here) end_move(true);
+}
+
+void WebSocketSession::let_left_room_go(const std::string& room) {
+  Forwarded& f = *forwarded_;
+  // A player told its leave went unanswered may go to another room without leaving again: the
+  // seat would stay taken there by a connection that is still open. Nothing happens there if the
+  // leave did arrive. Back in the same room, the seat is its own again (a repeated join).
+  if (!f.left_node.empty() && f.left_room != room) {
+    ctx_.forwarding->gone(f.left_node, f.conn, f.left_room);
+  }
+  f.left_room.clear();
+  f.left_node.clear();
 }
 
 void WebSocketSession::after_evicted(const std::string& room) {
@@ -233,6 +286,11 @@ void WebSocketSession::node_gone(const std::string& node) {
     if (self->closed_ || !self->forwarded_) return;
     Forwarded& f = *self->forwarded_;
     f.proxies.erase(node);
+    // Its stand-ins are let go there: a seat the connection left stays taken no longer.
+    if (f.left_node == node) {
+      f.left_room.clear();
+      f.left_node.clear();
+    }
     // What was sent there is not coming back, and neither are the replies it still owed.
     std::deque<Forwarded::Waiting> lost;
     std::erase_if(f.waiting, [&](const Forwarded::Waiting& w) {

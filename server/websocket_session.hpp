@@ -145,6 +145,9 @@ class WebSocketSession : public RoomClient,
   void answered(const std::string& node, std::int64_t received, const std::vector<json>& replied);
   void arm_patience();
   void patience_over();
+  // The connection entered `room`: the room it last left elsewhere, if another, is let go on its
+  // node (the leave may never have reached it).
+  void let_left_room_go(const std::string& room);
   // The node owning the connection's room died: the room is followed to its new owner.
   void start_move(const std::string& dead);
   void try_move();

@@ -3,7 +3,8 @@
 // beside a client on A; spectates and rejoins through B; its connection closing is a disconnect
 // on A; and when A is killed with SIGKILL it keeps its connection, is told the room moved, and
 // plays to the end on the new owner; when B is killed, A counts its connections as gone. A
-// request forwarded to a dead node is answered with an error.
+// request forwarded to a dead node is answered with an error. A join or leave sent again after
+// the bus lost what answered it ends as if it had been sent once.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -378,12 +379,13 @@ TEST_F(ClusterForwardingTest, WhenTheOwnerIsKilledClientsOfOtherNodesFollowTheRo
   }
 }
 
-// A node of the cluster played by the test: it owns rooms as Redis says, hears what other nodes
-// send it on the bus, and answers (or leaves out) exactly what the test tells it to, as a real
-// owner would if the bus lost some of what it sent.
-class FakeOwner {
+// A node of the cluster played by the test: it owns rooms as Redis says, or forwards requests of
+// connections it makes up to a real node; it hears what other nodes send it on the bus, and
+// answers (or leaves out) exactly what the test tells it to, as a real node would if the bus lost
+// some of what it sent.
+class FakeNode {
  public:
-  FakeOwner(const RedisServer& redis, const std::string& id) : id_(id) {
+  FakeNode(const RedisServer& redis, const std::string& id) : id_(id) {
     cluster::RedisLink::Options o;
     o.url.host = "127.0.0.1";
     o.url.port = redis.port();
@@ -401,7 +403,7 @@ class FakeOwner {
     redis.command({"SET", "campfire:node:" + id, incarnation()});
   }
   // The link goes first: no message reaches the bus once it is gone.
-  ~FakeOwner() {
+  ~FakeNode() {
     link_.reset();
     bus_.reset();
   }
@@ -409,20 +411,59 @@ class FakeOwner {
   void own(const RedisServer& redis, const std::string& code) const {
     redis.command({"HSET", "campfire:room:" + code, "owner", id_ + "/" + incarnation()});
   }
-  // The next request another node forwarded here (nullopt if none comes within `patience`).
-  std::optional<cluster::BusItem> next_request(std::chrono::milliseconds patience = 10s) {
+  // The next item of `kind` another node sent here, those of other kinds before it passed over
+  // (nullopt if none comes within `patience`).
+  std::optional<cluster::BusItem> next(cluster::BusItem::Kind kind,
+                                       std::chrono::milliseconds patience = 10s) {
     std::unique_lock lock(mutex_);
     const auto until = std::chrono::steady_clock::now() + patience;
     while (true) {
       while (!got_.empty()) {
         cluster::BusItem item = std::move(got_.front());
         got_.pop_front();
-        if (item.kind == cluster::BusItem::Kind::kRequest) return item;
+        if (item.kind == kind) return item;
       }
       if (arrived_.wait_until(lock, until) == std::cv_status::timeout && got_.empty()) {
         return std::nullopt;
       }
     }
+  }
+  // The next request another node forwarded here.
+  std::optional<cluster::BusItem> next_request(std::chrono::milliseconds patience = 10s) {
+    return next(cluster::BusItem::Kind::kRequest, patience);
+  }
+  // The reply with `id` among the frames `node` sends back to connection `conn` here (nullopt if
+  // it does not come within `patience`); every other frame and item before it is passed over.
+  std::optional<json> reply(std::uint64_t conn, const json& id,
+                            std::chrono::milliseconds patience = 10s) {
+    const auto until = std::chrono::steady_clock::now() + patience;
+    while (std::chrono::steady_clock::now() < until) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
+      auto item = next(cluster::BusItem::Kind::kFrames, left);
+      if (!item) return std::nullopt;
+      if (item->conn != conn) continue;
+      for (const std::string& f : item->frames) {
+        const json m = json::parse(f, nullptr, false);
+        if (m.is_object() && m.contains("id") && m["id"] == id) return m;
+      }
+    }
+    return std::nullopt;
+  }
+  // Request `request` (number `seq`) of connection `conn` here, player `name`, for `room` on
+  // `node`, as a node forwards it.
+  void send_request(const std::string& node, std::uint64_t conn, std::int64_t seq,
+                    const std::string& room, const json& request, const std::string& name) {
+    cluster::BusItem item;
+    item.kind = cluster::BusItem::Kind::kRequest;
+    item.conn = conn;
+    item.number = seq;
+    item.room = room;
+    item.text = request.dump();
+    item.name = name;
+    item.address = "127.0.0.1";
+    item.frames = {"state"};
+    bus_->send(node, std::move(item));
   }
   // Tells `node` that items this node meant for it were lost (its link to Redis failed them).
   void send_lost(const std::string& node) {
@@ -456,7 +497,7 @@ class FakeOwner {
 // connection a member on its node: the player's next requests go to the room, not refused there.
 TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember) {
   const std::uint16_t port_b = start("b");
-  FakeOwner owner(*redis_, "a");
+  FakeNode owner(*redis_, "a");
   const std::string code = "R8QDK3";
   owner.own(*redis_, code);
 
@@ -494,7 +535,7 @@ TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember
 // sent again until the room's node takes it, or the player would wait for ever for a state.
 TEST_F(ClusterForwardingTest, ASyncForLostFramesThatReachesNoOneIsSentAgain) {
   const std::uint16_t port_b = start("b");
-  FakeOwner owner(*redis_, "a");
+  FakeNode owner(*redis_, "a");
   const std::string code = "R8QDK4";
   owner.own(*redis_, code);
 
@@ -529,6 +570,229 @@ TEST_F(ClusterForwardingTest, ASyncForLostFramesThatReachesNoOneIsSentAgain) {
   const auto seen = bob->receive(10s);
   ASSERT_TRUE(seen) << logs();
   EXPECT_EQ(*seen, state);
+}
+
+// A join reaches the room's node and takes a seat, but all that node sends back (the membership
+// with the seat's token, then the reply) is lost on the bus: the player's node tells it the room's
+// node did not answer, and it tries again. The room's node knows the connection's seat and answers
+// as the first time: the same seat and the token the player never received, with which it plays
+// and rejoins like any player. It holds one seat, not two.
+TEST_F(ClusterForwardingTest, AJoinRepeatedAfterItsAnswerWasLostGetsTheSameSeatAndToken) {
+  const std::uint16_t port_a = start("a");
+  const std::string code = make_room(port_a, 3, 13);
+  FakeNode node(*redis_, "c");
+  const std::uint64_t conn = 41;
+
+  node.send_request("a", conn, 1, code, {{"type", "join"}, {"id", 1}, {"room", code}}, "Cy");
+  const auto first = node.reply(conn, 1);
+  ASSERT_TRUE(first) << "node a did not answer the join\n" << logs();
+  ASSERT_EQ(first->value("type", ""), "joined") << first->dump();
+  // None of it reaches the player, who tries again with a new id.
+  node.send_request("a", conn, 2, code, {{"type", "join"}, {"id", 2}, {"room", code}}, "Cy");
+  const auto again = node.reply(conn, 2);
+  ASSERT_TRUE(again) << "node a did not answer the repeated join\n" << logs();
+  ASSERT_EQ(again->value("type", ""), "joined") << again->dump();
+  EXPECT_EQ(again->at("seat"), first->at("seat"));
+  EXPECT_EQ(again->at("token"), first->at("token"));
+
+  // Two bots fill the other seats and the game starts: the player took one seat.
+  for (int i = 3; i <= 4; ++i) {
+    node.send_request("a", conn, i, code, {{"type", "add_bot"}, {"id", i}, {"room", code}}, "Cy");
+    const auto bot = node.reply(conn, i);
+    ASSERT_TRUE(bot && bot->value("type", "") == "ok") << (bot ? bot->dump() : "no reply");
+  }
+  node.send_request("a", conn, 5, code, {{"type", "start"}, {"id", 5}, {"room", code}}, "Cy");
+  const auto started = node.reply(conn, 5);
+  ASSERT_TRUE(started && started->value("type", "") == "ok")
+      << (started ? started->dump() : "no reply");
+
+  // Later the player comes back on node a with that token and plays its seat.
+  Player cy;
+  cy.conn = greet(port_a, "Cy");
+  const auto back =
+      cy.conn->request({{"type", "rejoin"}, {"room", code}, {"token", again->at("token")}});
+  ASSERT_TRUE(back && back->value("type", "") == "joined") << (back ? back->dump() : "no reply");
+  EXPECT_EQ(back->at("seat"), first->at("seat"));
+  cy.code = code;
+  cy.seat = back->at("seat");
+  const auto state = cy.next_state();
+  ASSERT_TRUE(state) << "no state after the rejoin";
+  cy.on_message(*state);
+  cy.play(30s, [&] { return !cy.acked.empty() || cy.over; });
+  EXPECT_FALSE(cy.acked.empty()) << "the player's seat made no move\n" << logs();
+}
+
+// The same, when Redis hangs longer than a lease after the join took its seat: the room's node
+// stops its rooms and, once Redis is back, builds the room again from its journal, where the
+// seat has no connection any more. The join repeated then still finds the seat it took, not a
+// second one.
+TEST_F(ClusterForwardingTest, AJoinRepeatedAfterRedisHungGetsTheSameSeatNotASecondOne) {
+  const std::uint16_t port_a = start("a");
+  const std::string code = make_room(port_a, 3, 17);
+  FakeNode node(*redis_, "c");
+  const std::uint64_t conn = 43;
+
+  node.send_request("a", conn, 1, code, {{"type", "join"}, {"id", 1}, {"room", code}}, "Cy");
+  const auto first = node.reply(conn, 1);
+  ASSERT_TRUE(first && first->value("type", "") == "joined")
+      << (first ? first->dump() : "no reply") << "\n"
+      << logs();
+  redis_->pause();
+  std::this_thread::sleep_for(std::chrono::milliseconds(kLeaseMs) + 2s);
+  redis_->resume();
+
+  // The player tries again until the room's node has its room back.
+  std::optional<json> again;
+  std::int64_t seq = 1;
+  const auto until = std::chrono::steady_clock::now() + 20s;
+  while (!again && std::chrono::steady_clock::now() < until) {
+    ++seq;
+    node.send_request("a", conn, seq, code, {{"type", "join"}, {"id", seq}, {"room", code}}, "Cy");
+    auto r = node.reply(conn, seq, 3s);
+    if (r && r->value("type", "") == "joined") again = r;
+    if (!again) std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_TRUE(again) << "the repeated join was never answered joined\n" << logs();
+  EXPECT_EQ(again->at("seat"), first->at("seat")) << again->dump();
+  EXPECT_EQ(again->at("token"), first->at("token")) << again->dump();
+  // One seat taken, two free: two bots fill them.
+  for (int i = 0; i < 2; ++i) {
+    ++seq;
+    node.send_request("a", conn, seq, code, {{"type", "add_bot"}, {"id", seq}, {"room", code}},
+                      "Cy");
+    const auto bot = node.reply(conn, seq);
+    ASSERT_TRUE(bot && bot->value("type", "") == "ok") << (bot ? bot->dump() : "no reply");
+  }
+}
+
+// A move or a bot that goes unanswered may have been made all the same (its receipt may be what
+// was lost), and asked for again it would be made twice: its player is told to look first.
+TEST_F(ClusterForwardingTest, AnUnansweredBotRequestSaysToSyncBeforeAskingAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK6";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  bob->send({{"type", "add_bot"}, {"id", 2}, {"room", code}});
+  ASSERT_TRUE(owner.next_request()) << "node b did not forward add_bot\n" << logs();
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered) << logs();
+  EXPECT_EQ(unanswered->value("code", ""), "unavailable") << unanswered->dump();
+  const std::string message = unanswered->value("message", "");
+  EXPECT_NE(message.find("send sync"), std::string::npos) << message;
+  EXPECT_EQ(message.find("try again"), std::string::npos) << message;
+}
+
+// A join reaches the room's node, which says so, but its answer never comes back: the membership
+// notice may have been lost with it, and a sync would then be refused as not_in_room. The player
+// is told to join again, which the room's node answers as the first time.
+TEST_F(ClusterForwardingTest, AJoinWhoseAnswerWasLostIsToBeSentAgain) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK8";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  // The receipt alone.
+  owner.send_frames("b", join->conn, join->number, {});
+  const auto lost = bob->receive(20s);
+  ASSERT_TRUE(lost) << logs();
+  EXPECT_EQ(lost->value("code", ""), "unavailable") << lost->dump();
+  EXPECT_EQ(lost->value("id", 0), 1) << lost->dump();
+  const std::string message = lost->value("message", "");
+  EXPECT_NE(message.find("send the request again"), std::string::npos) << message;
+}
+
+// A leave that goes unanswered (it may never have reached the room's node) is answered with
+// `unavailable`, and the player leaves again. The second leave goes to the room's node as well,
+// not refused by the player's own node as being for a room it has already left: else the seat
+// would stay taken there by a connection whose player believes it is out.
+TEST_F(ClusterForwardingTest, ALeaveRepeatedAfterNoAnswerGoesToTheRoomsNode) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK5";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+
+  bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
+  auto leave = owner.next_request();
+  ASSERT_TRUE(leave) << "node b did not forward the leave\n" << logs();
+  EXPECT_EQ(json::parse(leave->text).value("type", ""), "leave") << leave->text;
+  // Nothing comes back, as if the leave had been lost on its way.
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered) << logs();
+  EXPECT_EQ(unanswered->value("code", ""), "unavailable") << unanswered->dump();
+  EXPECT_EQ(unanswered->value("id", 0), 2) << unanswered->dump();
+
+  bob->send({{"type", "leave"}, {"id", 3}, {"room", code}});
+  auto again = owner.next_request();
+  ASSERT_TRUE(again) << "the repeated leave did not reach the room's node\n" << logs();
+  EXPECT_EQ(again->conn, join->conn);
+  EXPECT_EQ(json::parse(again->text).value("type", ""), "leave") << again->text;
+  owner.send_frames("b", again->conn, again->number,
+                    {json{{"type", "left"}, {"id", 3}, {"room", code}}.dump()});
+  const auto left = bob->receive(10s);
+  ASSERT_TRUE(left) << logs();
+  EXPECT_EQ(left->value("type", ""), "left") << left->dump();
+  EXPECT_EQ(left->value("id", 0), 3) << left->dump();
+}
+
+// A player told its leave went unanswered may not leave again but go to another room: the room's
+// node, which may never have had the leave, then hears that the connection left, or the seat
+// would stay taken there by a connection that is still open.
+TEST_F(ClusterForwardingTest, AnUnansweredLeaveIsMadeGoodWhenThePlayerEntersAnotherRoom) {
+  const std::uint16_t port_b = start("b");
+  FakeNode owner(*redis_, "a");
+  const std::string code = "R8QDK7";
+  owner.own(*redis_, code);
+
+  auto bob = greet(port_b, "Bob");
+  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
+  auto join = owner.next_request();
+  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
+  owner.send_frames(
+      "b", join->conn, join->number,
+      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
+           .dump()});
+  const auto joined = bob->receive(10s);
+  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
+  ASSERT_TRUE(owner.next_request()) << "node b did not forward the leave\n" << logs();
+  const auto unanswered = bob->receive(10s);
+  ASSERT_TRUE(unanswered && unanswered->value("code", "") == "unavailable") << logs();
+
+  // A room of node b's own.
+  const auto created = bob->request({{"type", "create_room"}, {"game", "pinocchio"}, {"seats", 3}});
+  ASSERT_TRUE(created && created->value("type", "") == "joined")
+      << (created ? created->dump() : "no reply");
+  const auto gone = owner.next(cluster::BusItem::Kind::kGone);
+  ASSERT_TRUE(gone) << "the room's node was not told the connection left\n" << logs();
+  EXPECT_EQ(gone->conn, join->conn);
+  EXPECT_EQ(gone->room, code);
 }
 
 }  // namespace
