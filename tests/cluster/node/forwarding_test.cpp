@@ -432,6 +432,31 @@ class FakeNode {
   std::optional<cluster::BusItem> next_request(std::chrono::milliseconds patience = 10s) {
     return next(cluster::BusItem::Kind::kRequest, patience);
   }
+  // `player`, connected to node `via`, joins `room`, which this node serves: it takes the
+  // forwarded join and seats the player (seat 1, token "t0k3n") with the reply alone, no
+  // kEntered before it. The forwarded join, or nullopt (a failure recorded) when the join or
+  // the reply went missing.
+  std::optional<cluster::BusItem> seat(Connection& player, const std::string& via,
+                                       const std::string& room) {
+    player.send({{"type", "join"}, {"id", 1}, {"room", room}});
+    auto join = next_request();
+    if (!join) {
+      ADD_FAILURE() << "node " << via << " did not forward the join";
+      return std::nullopt;
+    }
+    EXPECT_EQ(join->room, room);
+    EXPECT_EQ(json::parse(join->text).value("type", ""), "join") << join->text;
+    send_frames(
+        via, join->conn, join->number,
+        {json{{"type", "joined"}, {"id", 1}, {"room", room}, {"seat", 1}, {"token", "t0k3n"}}
+             .dump()});
+    const auto joined = player.receive(10s);
+    if (!joined || joined->value("type", "") != "joined") {
+      ADD_FAILURE() << "the player was not seated: " << (joined ? joined->dump() : "no reply");
+      return std::nullopt;
+    }
+    return join;
+  }
   // The reply with `id` among the frames `node` sends back to connection `conn` here (nullopt if
   // it does not come within `patience`); every other frame and item before it is passed over.
   std::optional<json> reply(std::uint64_t conn, const json& id,
@@ -502,19 +527,9 @@ TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember
   owner.own(*redis_, code);
 
   auto bob = greet(port_b, "Bob");
-  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
-  auto join = owner.next_request();
-  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
-  EXPECT_EQ(join->room, code);
-  EXPECT_EQ(json::parse(join->text).value("type", ""), "join") << join->text;
-  // The reply without the kEntered before it.
-  owner.send_frames(
-      "b", join->conn, join->number,
-      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
-           .dump()});
-  const auto joined = bob->receive(10s);
-  ASSERT_TRUE(joined) << logs();
-  ASSERT_EQ(joined->value("type", ""), "joined") << joined->dump();
+  // Seated by the reply alone, without the kEntered before it.
+  const auto join = owner.seat(*bob, "b", code);
+  ASSERT_TRUE(join) << logs();
 
   // A request for the room goes on to its node, which answers it.
   bob->send({{"type", "sync"}, {"id", 2}, {"room", code}});
@@ -540,15 +555,8 @@ TEST_F(ClusterForwardingTest, ASyncForLostFramesThatReachesNoOneIsSentAgain) {
   owner.own(*redis_, code);
 
   auto bob = greet(port_b, "Bob");
-  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
-  auto join = owner.next_request();
-  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
-  owner.send_frames(
-      "b", join->conn, join->number,
-      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
-           .dump()});
-  const auto joined = bob->receive(10s);
-  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  const auto join = owner.seat(*bob, "b", code);
+  ASSERT_TRUE(join) << logs();
 
   owner.send_lost("b");
   auto first = owner.next_request();
@@ -674,15 +682,8 @@ TEST_F(ClusterForwardingTest, AnUnansweredBotRequestSaysToSyncBeforeAskingAgain)
   owner.own(*redis_, code);
 
   auto bob = greet(port_b, "Bob");
-  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
-  auto join = owner.next_request();
-  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
-  owner.send_frames(
-      "b", join->conn, join->number,
-      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
-           .dump()});
-  const auto joined = bob->receive(10s);
-  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  const auto join = owner.seat(*bob, "b", code);
+  ASSERT_TRUE(join) << logs();
 
   bob->send({{"type", "add_bot"}, {"id", 2}, {"room", code}});
   ASSERT_TRUE(owner.next_request()) << "node b did not forward add_bot\n" << logs();
@@ -728,15 +729,8 @@ TEST_F(ClusterForwardingTest, ALeaveRepeatedAfterNoAnswerGoesToTheRoomsNode) {
   owner.own(*redis_, code);
 
   auto bob = greet(port_b, "Bob");
-  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
-  auto join = owner.next_request();
-  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
-  owner.send_frames(
-      "b", join->conn, join->number,
-      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
-           .dump()});
-  const auto joined = bob->receive(10s);
-  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  const auto join = owner.seat(*bob, "b", code);
+  ASSERT_TRUE(join) << logs();
 
   bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
   auto leave = owner.next_request();
@@ -771,15 +765,8 @@ TEST_F(ClusterForwardingTest, AnUnansweredLeaveIsMadeGoodWhenThePlayerEntersAnot
   owner.own(*redis_, code);
 
   auto bob = greet(port_b, "Bob");
-  bob->send({{"type", "join"}, {"id", 1}, {"room", code}});
-  auto join = owner.next_request();
-  ASSERT_TRUE(join) << "node b did not forward the join\n" << logs();
-  owner.send_frames(
-      "b", join->conn, join->number,
-      {json{{"type", "joined"}, {"id", 1}, {"room", code}, {"seat", 1}, {"token", "t0k3n"}}
-           .dump()});
-  const auto joined = bob->receive(10s);
-  ASSERT_TRUE(joined && joined->value("type", "") == "joined") << logs();
+  const auto join = owner.seat(*bob, "b", code);
+  ASSERT_TRUE(join) << logs();
   bob->send({{"type", "leave"}, {"id", 2}, {"room", code}});
   ASSERT_TRUE(owner.next_request()) << "node b did not forward the leave\n" << logs();
   const auto unanswered = bob->receive(10s);
