@@ -220,6 +220,8 @@ void Deflater::keep_history() {
   if (drop == 0) return;
   buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(drop));
   base_ += static_cast<std::uint32_t>(drop);
+  // A long message (a big list of rooms, say) leaves no large buffer behind it.
+  if (buffer_.capacity() > 8 * std::size_t{max_distance_ + 1}) buffer_.shrink_to_fit();
 }
 
 }  // namespace campfire::server::ws

@@ -38,6 +38,8 @@ class Deflater {
   // of a frame with RSV1 set (a DEFLATE block and an empty stored block, less the stored
   // block's last four bytes, 00 00 ff ff, as RFC 7692 says).
   void compress(std::string_view message, std::string& out);
+  // Bytes the compressor holds for its history (its buffer's capacity).
+  std::size_t held() const { return buffer_.capacity(); }
 
  private:
   void keep_history();

@@ -143,6 +143,21 @@ TEST(WebSocketDeflateTest, LongRunsShortTextsAndEveryByteValue) {
   }
 }
 
+TEST(WebSocketDeflateTest, ALongMessageLeavesOnlyTheWindowBehind) {
+  Deflater deflater{DeflateSettings{}};
+  Client client(15);
+  std::string packed;
+  const std::string big(1 << 20, 'b');
+  deflater.compress(big, packed);
+  ASSERT_EQ(client.inflate(packed), big);
+  EXPECT_LE(deflater.held(), std::size_t{8} << 12);
+  // The window it kept still serves the next message.
+  const std::string next = std::string(300, 'b') + "!";
+  deflater.compress(next, packed);
+  EXPECT_LT(packed.size(), 20u);
+  EXPECT_EQ(client.inflate(packed), next);
+}
+
 TEST(WebSocketDeflateTest, BytesThatDoNotRepeatGoStoredAndCostLittleMore) {
   Deflater deflater{DeflateSettings{}};
   Client client(15);
