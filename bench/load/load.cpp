@@ -76,6 +76,10 @@ struct Stats {
   std::uint64_t failures = 0;  // connections that failed or closed
   std::map<std::string, std::uint64_t> error_codes;
   std::vector<std::uint32_t> latencies_us;
+  // Under `rate`, the part of each latency its slot spent waiting for a seat that may move (a
+  // seat whose move is pending, or whose room is between games, cannot take it): the load
+  // generator's share, not the server's.
+  std::vector<std::uint32_t> waits_us;
   // With several nodes, the same latencies split by whether the seat is connected to the node
   // that owns its room or reaches it through another.
   std::vector<std::uint32_t> direct_us;
@@ -90,6 +94,7 @@ struct Stats {
     failures += o.failures;
     for (const auto& [k, v] : o.error_codes) error_codes[k] += v;
     latencies_us.insert(latencies_us.end(), o.latencies_us.begin(), o.latencies_us.end());
+    waits_us.insert(waits_us.end(), o.waits_us.begin(), o.waits_us.end());
     direct_us.insert(direct_us.end(), o.direct_us.begin(), o.direct_us.end());
     forwarded_us.insert(forwarded_us.end(), o.forwarded_us.begin(), o.forwarded_us.end());
   }
@@ -353,6 +358,7 @@ class Seat : public Connection<Seat> {
   long long target_version_ = -1;
   long long acted_version_ = -1;
   Clock::time_point sent_at_{};
+  Clock::duration waited_{};  // how long the move's slot waited before this seat took it
 
   friend class Worker;
 };
@@ -531,6 +537,10 @@ void Seat::on_state(std::string_view room, long long version, std::optional<std:
       const auto sample = static_cast<std::uint32_t>(us.count());
       Stats& stats = worker_.stats();
       stats.latencies_us.push_back(sample);
+      if (worker_.run().opt.mode == Mode::kRate) {
+        stats.waits_us.push_back(static_cast<std::uint32_t>(
+            std::chrono::duration_cast<std::chrono::microseconds>(waited_).count()));
+      }
       if (worker_.run().endpoints.size() > 1) {
         (forwarded_ ? stats.forwarded_us : stats.direct_us).push_back(sample);
       }
@@ -581,6 +591,7 @@ void Seat::act(Clock::time_point t0) {
   acted_version_ = version_;
   pending_ = true;
   sent_at_ = t0;
+  waited_ = Clock::now() - t0;
   send(R"({"type":"action","id":)" + std::to_string(action_id_) + R"(,"room":")" + room_ +
        R"(","action":)" + action + "}");
 }
@@ -923,6 +934,7 @@ int main_load(int argc, char** argv) {
   Stats total;
   for (auto& w : workers) total.merge(w->stats());
   std::sort(total.latencies_us.begin(), total.latencies_us.end());
+  std::sort(total.waits_us.begin(), total.waits_us.end());
   std::sort(total.direct_us.begin(), total.direct_us.end());
   std::sort(total.forwarded_us.begin(), total.forwarded_us.end());
 
@@ -954,6 +966,10 @@ int main_load(int argc, char** argv) {
     }
     std::printf(" p50_us=%.0f p99_us=%.0f p999_us=%.0f", percentile(total.latencies_us, 0.5),
                 percentile(total.latencies_us, 0.99), percentile(total.latencies_us, 0.999));
+    if (opt.mode == Mode::kRate) {
+      std::printf(" wait_p50_us=%.0f wait_p99_us=%.0f", percentile(total.waits_us, 0.5),
+                  percentile(total.waits_us, 0.99));
+    }
     if (run.endpoints.size() > 1) {
       std::printf(" nodes=%zu direct_p50_us=%.0f direct_p99_us=%.0f forwarded_p50_us=%.0f"
                   " forwarded_p99_us=%.0f",
