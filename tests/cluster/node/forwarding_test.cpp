@@ -432,6 +432,31 @@ class FakeNode {
   std::optional<cluster::BusItem> next_request(std::chrono::milliseconds patience = 10s) {
     return next(cluster::BusItem::Kind::kRequest, patience);
   }
+  // `player` (seated as `seated`, through node `via`) sends `request`; this node takes it as
+  // forwarded and answers with `reply` (whose `id` is the request's). What the player then
+  // receives, or nullopt (a failure recorded) when the request or the answer went missing.
+  std::optional<json> answer(Connection& player, const std::string& via,
+                             const cluster::BusItem& seated, const json& request, json reply) {
+    player.send(request);
+    auto forwarded = next_request();
+    if (!forwarded) {
+      ADD_FAILURE() << "node " << via << " did not forward " << request.dump();
+      return std::nullopt;
+    }
+    EXPECT_EQ(forwarded->conn, seated.conn);
+    EXPECT_EQ(json::parse(forwarded->text).value("type", ""), request.value("type", ""))
+        << forwarded->text;
+    reply["id"] = request["id"];
+    send_frames(via, forwarded->conn, forwarded->number, {reply.dump()});
+    auto got = player.receive(10s);
+    if (!got) {
+      ADD_FAILURE() << "no answer to " << request.dump();
+      return std::nullopt;
+    }
+    EXPECT_EQ(got->value("type", ""), reply.value("type", "")) << got->dump();
+    EXPECT_EQ(got->value("id", 0), request.value("id", 0)) << got->dump();
+    return got;
+  }
   // `player`, connected to node `via`, joins `room`, which this node serves: it takes the
   // forwarded join and seats the player (seat 1, token "t0k3n") with the reply alone, no
   // kEntered before it. The forwarded join, or nullopt (a failure recorded) when the join or
@@ -532,17 +557,9 @@ TEST_F(ClusterForwardingTest, AJoinWhoseMembershipNoticeWasLostStillMakesAMember
   ASSERT_TRUE(join) << logs();
 
   // A request for the room goes on to its node, which answers it.
-  bob->send({{"type", "sync"}, {"id", 2}, {"room", code}});
-  auto sync = owner.next_request();
-  ASSERT_TRUE(sync) << "node b did not forward the member's sync\n" << logs();
-  EXPECT_EQ(sync->conn, join->conn);
-  EXPECT_EQ(json::parse(sync->text).value("type", ""), "sync") << sync->text;
-  owner.send_frames("b", sync->conn, sync->number,
-                    {json{{"type", "ok"}, {"id", 2}, {"version", 0}}.dump()});
-  const auto answer = bob->receive(10s);
-  ASSERT_TRUE(answer) << logs();
-  EXPECT_EQ(answer->value("type", ""), "ok") << answer->dump();
-  EXPECT_EQ(answer->value("id", 0), 2) << answer->dump();
+  EXPECT_TRUE(owner.answer(*bob, "b", *join, {{"type", "sync"}, {"id", 2}, {"room", code}},
+                           {{"type", "ok"}, {"version", 0}}))
+      << logs();
 }
 
 // After frames were lost the client's node syncs for its player; that sync may itself reach no one
@@ -742,17 +759,10 @@ TEST_F(ClusterForwardingTest, ALeaveRepeatedAfterNoAnswerGoesToTheRoomsNode) {
   EXPECT_EQ(unanswered->value("code", ""), "unavailable") << unanswered->dump();
   EXPECT_EQ(unanswered->value("id", 0), 2) << unanswered->dump();
 
-  bob->send({{"type", "leave"}, {"id", 3}, {"room", code}});
-  auto again = owner.next_request();
-  ASSERT_TRUE(again) << "the repeated leave did not reach the room's node\n" << logs();
-  EXPECT_EQ(again->conn, join->conn);
-  EXPECT_EQ(json::parse(again->text).value("type", ""), "leave") << again->text;
-  owner.send_frames("b", again->conn, again->number,
-                    {json{{"type", "left"}, {"id", 3}, {"room", code}}.dump()});
-  const auto left = bob->receive(10s);
-  ASSERT_TRUE(left) << logs();
-  EXPECT_EQ(left->value("type", ""), "left") << left->dump();
-  EXPECT_EQ(left->value("id", 0), 3) << left->dump();
+  // The repeated leave reaches the room's node, which answers it.
+  EXPECT_TRUE(owner.answer(*bob, "b", *join, {{"type", "leave"}, {"id", 3}, {"room", code}},
+                           {{"type", "left"}, {"room", code}}))
+      << logs();
 }
 
 // A player told its leave went unanswered may not leave again but go to another room: the room's
