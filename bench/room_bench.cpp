@@ -13,8 +13,10 @@
 // And what compressing those frames for permessage-deflate costs, per frame, with the server's
 // own compressor against zlib at the settings the server used before it (a 4 KiB window, level
 // 2, memLevel 3): `deflate/<game>/<compressor>`, over the frames of real games in the mode
-// campfire-load asks for, one compressor per connection for 100 rooms' connections taking turns
-// (as a server's cache sees them). bytes_out/in is the compressed size over the text's.
+// campfire-load asks for, one compressor per connection for the connections of 100 rooms taking
+// turns (`warm`: their 400 compressors fit in this machine's last-level cache) and of 2,000 rooms
+// (`cold`: 8,000 compressors do not, and each frame finds its compressor's memory gone from the
+// caches, as a busy server's does). bytes_out/in is the compressed size over the text's.
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 #include <zlib.h>
@@ -215,13 +217,12 @@ class ZlibDeflater {
 };
 
 template <class Compressor>
-void deflate_frames(benchmark::State& st, const Game* g, int seats) {
-  constexpr int kRooms = 100;
+void deflate_frames(benchmark::State& st, const Game* g, int seats, int rooms) {
   const auto frames = seat_frames(g, seats, 2000);
   // Each connection of each room gets its seat's frames, from its own compressor; connections
   // take turns as a room's seats do.
   std::vector<std::unique_ptr<Compressor>> compressors;
-  for (int i = 0; i < kRooms * seats; ++i) {
+  for (int i = 0; i < rooms * seats; ++i) {
     if constexpr (std::is_same_v<Compressor, server::ws::Deflater>) {
       compressors.push_back(std::make_unique<Compressor>(server::ws::DeflateSettings{}));
     } else {
@@ -269,11 +270,14 @@ int main(int argc, char** argv) {
   for (const char* id : {"pinocchio", "tricky-tribes"}) {
     const Game* g = campfire::Registry::builtin().find(id);
     if (g == nullptr) continue;
-    const std::string name = std::string("deflate/") + id;
-    benchmark::RegisterBenchmark((name + "/campfire").c_str(),
-                                 campfire::deflate_frames<campfire::server::ws::Deflater>, g, 4);
-    benchmark::RegisterBenchmark((name + "/zlib-level2").c_str(),
-                                 campfire::deflate_frames<campfire::ZlibDeflater>, g, 4);
+    for (const auto& [cache, rooms] : {std::pair{"warm", 100}, std::pair{"cold", 2000}}) {
+      const std::string name = std::string("deflate/") + id + "/" + cache;
+      benchmark::RegisterBenchmark((name + "/campfire").c_str(),
+                                   campfire::deflate_frames<campfire::server::ws::Deflater>, g, 4,
+                                   rooms);
+      benchmark::RegisterBenchmark((name + "/zlib-level2").c_str(),
+                                   campfire::deflate_frames<campfire::ZlibDeflater>, g, 4, rooms);
+    }
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

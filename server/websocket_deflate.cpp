@@ -133,16 +133,22 @@ Deflater::Deflater(const DeflateSettings& settings)
 
 void Deflater::compress(std::string_view message, std::string& out) {
   const Tables& t = tables();
-  // Positions count everything seen, from 1 in the table; before they could overflow, they
-  // start again from the history kept, whose places go back into the table.
-  if (std::uint64_t{base_} + buffer_.size() + message.size() + 1 >= (std::uint64_t{1} << 32)) {
-    std::fill(table_.begin(), table_.end(), 0);
+  // Positions count everything seen; before they could overflow, they start again from the
+  // history kept, whose places go back into the table.
+  if (std::uint64_t{base_} + buffer_.size() + message.size() >= (std::uint64_t{1} << 32)) {
     base_ = 0;
     for (std::size_t k = 0; k + kMinMatch <= buffer_.size(); ++k) {
       table_[(load32(buffer_.data() + k) * 2654435761u) >> hash_shift_] =
-          static_cast<std::uint32_t>(k + 1);
+          static_cast<std::uint16_t>(k);
     }
   }
+  // The table and the history are read at scattered places, each a likely cache miss: a busy
+  // server's compressor has usually been pushed out of the caches by the other connections'
+  // frames since its last one. Asked for all at once, in order, the misses overlap.
+  for (std::size_t k = 0; k < table_.size(); k += 64 / sizeof(std::uint16_t)) {
+    __builtin_prefetch(table_.data() + k, 1);
+  }
+  for (std::size_t k = 0; k < buffer_.size(); k += 64) __builtin_prefetch(buffer_.data() + k);
   const std::size_t start = buffer_.size();
   buffer_.insert(buffer_.end(), message.begin(), message.end());
   const std::uint8_t* b = buffer_.data();
@@ -157,14 +163,16 @@ void Deflater::compress(std::string_view message, std::string& out) {
   std::size_t i = start;
   while (i + kMinMatch <= end) {
     const std::uint32_t v = load32(b + i);
-    std::uint32_t& slot = table_[(v * 2654435761u) >> hash_shift_];
+    std::uint16_t& slot = table_[(v * 2654435761u) >> hash_shift_];
     const std::uint32_t here = base_ + static_cast<std::uint32_t>(i);
-    const std::uint32_t seen = slot;
-    slot = here + 1;
-    if (seen != 0) {
-      const std::uint32_t at = seen - 1;
-      const std::uint32_t distance = here - at;
-      if (at >= low && distance <= max_distance_ && load32(b + (at - base_)) == v) {
+    // The table keeps a position's low 16 bits, which name it within any window: an entry left
+    // from 64 KiB or more ago names some other place, which the bytes' comparison then refuses
+    // unless it happens to match too (a match anyway).
+    const std::uint32_t distance = static_cast<std::uint16_t>(here - slot);
+    slot = static_cast<std::uint16_t>(here);
+    if (distance != 0 && distance <= max_distance_ && distance <= here - low) {
+      const std::uint32_t at = here - distance;
+      if (load32(b + (at - base_)) == v) {
         const std::uint8_t* from = b + (at - base_);
         const std::size_t most = std::min(kMaxMatch, end - i);
         std::size_t length = kMinMatch;
@@ -177,7 +185,7 @@ void Deflater::compress(std::string_view message, std::string& out) {
         const std::size_t stop = i + length;
         for (std::size_t k = i + 1; k < stop && k + kMinMatch <= end; ++k) {
           table_[(load32(b + k) * 2654435761u) >> hash_shift_] =
-              base_ + static_cast<std::uint32_t>(k) + 1;
+              static_cast<std::uint16_t>(base_ + static_cast<std::uint32_t>(k));
         }
         i = stop;
         continue;

@@ -8,8 +8,8 @@
 // are built or sent. On the update frames of Pinocchio and Tricky Tribes (campfire_room_bench's
 // deflate benchmarks) it sends about a tenth more than zlib at level 2 with dynamic codes (0.22
 // and 0.25 of the text against 0.20 and 0.23) in a quarter of zlib's time (0.7-0.8 µs a frame
-// against 3.2-3.4), and holds 12 KiB while a connection is active (2^window_bits bytes of
-// history and a table of 2^hash_bits positions) against zlib's 26 KiB.
+// against 3-4), and holds 8 KiB while a connection is active (2^window_bits bytes of history and
+// a table of 2^hash_bits 16-bit positions) against zlib's 26 KiB.
 #pragma once
 
 #include <cstdint>
@@ -51,9 +51,9 @@ class Deflater {
   std::vector<std::uint8_t> buffer_;
   // Where buffer_[0] lies in everything this compressor has seen.
   std::uint32_t base_ = 0;
-  // For each hash, one past the position (in everything seen) of the last four bytes with it;
-  // 0 for none.
-  std::vector<std::uint32_t> table_;
+  // For each hash, the low 16 bits of the position (in everything seen) of the last four bytes
+  // with it.
+  std::vector<std::uint16_t> table_;
 };
 
 }  // namespace campfire::server::ws
