@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -239,13 +240,14 @@ class SqliteJournal final : public Journal {
   // the writer as before, so the event loop never waits for a sync or behind another commit.
   void release_gathered() {
     std::vector<Pending> batch;
-    if (commit_in_turn_) {
+    if (commit_in_turn_ && !closing_wanted_.load()) {
       std::unique_lock commit_lock(commit_mutex_, std::try_to_lock);
       if (commit_lock.owns_lock()) {
         {
           std::lock_guard lock(mutex_);
-          // Records queued earlier commit first: those are the writer's, already woken.
-          if (!queue_.empty() || stopping_) {
+          // Records queued earlier commit first: those are the writer's, already woken. The
+          // commit that starts the WAL afresh (and syncs it) is the writer's too.
+          if (restart_on_writer_ || !queue_.empty() || stopping_) {
             commit_lock.unlock();
           } else {
             release_posted_ = false;
@@ -542,6 +544,15 @@ class SqliteJournal final : public Journal {
   // journal's slowest commits by far), and every frame waiting for those commits. A passive
   // checkpoint never blocks the writer, which goes on appending to the WAL meanwhile; what a
   // commit makes durable, and when, is as before.
+  //
+  // SQLite starts the WAL again from its beginning when a commit begins with every frame copied
+  // back, and that commit syncs the WAL's new header. Left to chance, neither went well: commits
+  // kept appending while each pass copied, so passes (each with two syncs) followed each other
+  // for up to half a second on the event loop's core, and the commit that did start the WAL
+  // afresh was usually the event loop's own, which waited for the sync (3-4 ms). So once a pass
+  // has copied everything it found, a closing pass copies the short tail with commits held
+  // back (the event loop hands its records to the writer meanwhile, and never waits), and the
+  // commit after it, which starts the WAL afresh, is left to the writer thread.
   void checkpoints() {
     for (;;) {
       {
@@ -553,12 +564,30 @@ class SqliteJournal final : public Journal {
       }
       int wal = 0;
       int copied = 0;
-      const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
-                                               &wal, &copied);
-      if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
-        spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
+      if (!passive_checkpoint(wal, copied) || wal == 0 || copied != wal) continue;
+      // An event loop committing turn after turn would take the lock again and again ahead of
+      // a thread waiting for it: until this pass has it, turns go to the writer.
+      closing_wanted_.store(true);
+      std::lock_guard commit_lock(commit_mutex_);
+      closing_wanted_.store(false);
+      if (passive_checkpoint(wal, copied) && wal > 0 && copied == wal) {
+        restart_on_writer_ = true;
+        // The commits since the first pass asked for another; this one did what they wanted.
+        std::lock_guard lock(checkpoint_mutex_);
+        checkpoint_due_ = false;
       }
     }
+  }
+
+  // One passive checkpoint on the checkpointer's connection; `wal` gets the frames in the WAL,
+  // `copied` those now in the database. False when it did not run.
+  bool passive_checkpoint(int& wal, int& copied) {
+    const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                             &wal, &copied);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+      spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
+    }
+    return rc == SQLITE_OK;
   }
 
   // SQLite starts the WAL again from its beginning only when a transaction begins with every
@@ -621,7 +650,10 @@ class SqliteJournal final : public Journal {
         queue_.clear();
       }
       bool ok = true;
-      if (!batch.empty()) ok = commit(batch);
+      if (!batch.empty()) {
+        ok = commit(batch);
+        restart_on_writer_ = false;
+      }
       const bool reset = reset_due_;
       commit_lock.unlock();
       if (!batch.empty()) finish(batch, ok);
@@ -661,6 +693,11 @@ class SqliteJournal final : public Journal {
   Stats stats_;
   std::thread thread_;
   bool reset_due_ = false;  // under commit_mutex_ (see reset_wal)
+  // Under commit_mutex_: the WAL is all copied back, and the next commit, which starts it afresh
+  // and syncs its header, is the writer thread's (see checkpoints).
+  bool restart_on_writer_ = false;
+  // The checkpointer waits for commit_mutex_ for its closing pass (see checkpoints).
+  std::atomic<bool> closing_wanted_{false};
 
   // The checkpointer (see checkpoints); its connection is its own.
   sqlite3* checkpoint_db_ = nullptr;

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
@@ -327,6 +328,59 @@ TEST_F(JournalStore, ABusyWritersWalIsResetAndNothingIsLost) {
     const auto wal = std::filesystem::path(dir_) / "campfire.db-wal";
     ASSERT_TRUE(std::filesystem::exists(wal));
     EXPECT_LT(std::filesystem::file_size(wal), kActions / 4 * (4096 + 24));
+  }
+  auto j = make_journal("sqlite", dir_, false);
+  const auto room = j->load("ABCDEF");
+  ASSERT_TRUE(room);
+  ASSERT_EQ(room->log.size(), kActions);
+  EXPECT_EQ(room->version, static_cast<long long>(kActions));
+}
+
+// An event loop that commits one turn after another without a pause, as a busy server's does:
+// the WAL still starts afresh from its beginning, long before the writer's own reset (here
+// never) would come. The checkpointer copies back what a pass found while commits go on, then
+// the short tail with commits held back, and the commit after that starts the WAL afresh.
+TEST_F(JournalStore, AnEventLoopsSteadyCommitsStartTheWalAfresh) {
+  constexpr std::size_t kActions = 3000;
+  {
+    boost::asio::io_context io;
+    auto j = make_sqlite_journal(dir_, false, WalLimits{16, 1 << 30});
+    j->gather_by_turn([&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
+    auto busy = boost::asio::make_work_guard(io);
+    // Each record is written from the loop once the one before it is kept, wherever that
+    // completion ran (the loop's own commit, or the writer's).
+    std::function<void(std::size_t)> next = [&](std::size_t i) {
+      j->write(action_record("ABCDEF", i, static_cast<long long>(i) + 1), [&, i](bool ok) {
+        EXPECT_TRUE(ok);
+        boost::asio::post(io, [&, i] {
+          if (i + 1 < kActions) {
+            next(i + 1);
+          } else {
+            busy.reset();
+          }
+        });
+      });
+    };
+    boost::asio::post(io, [&] {
+      j->write(create_record("ABCDEF"), nullptr);
+      next(0);
+    });
+    io.run();
+    j->flush();
+    // The WAL's header counts the times it started afresh (a big-endian number at byte 12);
+    // never started afresh, it held a frame (4 KB and a header) for each commit. With a
+    // checkpoint from 16 frames, it restarts every few dozen commits.
+    const auto wal = std::filesystem::path(dir_) / "campfire.db-wal";
+    ASSERT_TRUE(std::filesystem::exists(wal));
+    std::ifstream in(wal, std::ios::binary);
+    unsigned char header[16] = {};
+    ASSERT_TRUE(in.read(reinterpret_cast<char*>(header), sizeof header));
+    const std::uint32_t restarts = (std::uint32_t{header[12]} << 24) |
+                                   (std::uint32_t{header[13]} << 16) |
+                                   (std::uint32_t{header[14]} << 8) | header[15];
+    const auto bytes = std::filesystem::file_size(wal);
+    EXPECT_GE(restarts, 10u) << "the WAL is " << bytes << " bytes long";
+    EXPECT_LT(bytes, kActions / 2 * (4096 + 24)) << "after " << restarts << " fresh starts";
   }
   auto j = make_journal("sqlite", dir_, false);
   const auto room = j->load("ABCDEF");
