@@ -7,7 +7,8 @@ matrix runs --runs times; the table shows medians and the spread (min-max) over 
 
   scripts/bench.py                 the standard matrix (make bench)
   scripts/bench.py --quick         a small one that proves the harness works
-  scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s, echo 10 and a relay of 8
+  scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s, rate 200 over 8 rooms,
+                                   echo 10 and a relay of 8
 
 With redis-server installed it also measures a cluster (--cluster-rooms): one node on Redis, then
 three nodes with each room's seats spread over them, so that most seats reach their room through
@@ -160,7 +161,8 @@ def play_cell(args, pin, game, seats, conns):
             with Server(args, args.server, False, pin.server) as s:
                 offered = max(1, round(play["actions_per_s"] * level / 100))
                 rates[level] = load(args, pin.load, s.port, ["rate", offered],
-                                    ["--game", game, "--seats", seats, "--rooms", rooms])
+                                    ["--game", game, "--seats", seats, "--rooms", rooms,
+                                     "--ramp", args.ramp])
     return play, echo, rates
 
 
@@ -299,14 +301,20 @@ def smoke(args, pin):
     args.duration, args.warmup = 2, 0.5
     with Server(args, args.server, False, pin.server) as s:
         play = load(args, pin.load, s.port, ["play", 4, 4], ["--game", "pinocchio"])
+    with Server(args, args.server, False, pin.server) as s:
+        rate = load(args, pin.load, s.port, ["rate", 200],
+                    ["--game", "pinocchio", "--seats", 4, "--rooms", 8, "--ramp", 0.5])
     with Server(args, args.echo_server, True, pin.server) as e:
         args.duration = 1
         echo = load(args, pin.load, e.port, ["echo", 10])
         relay = load(args, pin.load, e.port, ["echo", 8], ["--group", 4])
     print("play 4 4:", play)
+    print("rate 200 --rooms 8 --ramp 0.5:", rate)
     print("echo 10:", echo)
     print("echo 8 --group 4:", relay)
     ok = (play.get("exit") == 0 and play.get("actions_per_s", 0) > 0 and echo.get("exit") == 0
+          and rate.get("exit") == 0 and rate.get("actions_per_s", 0) > 150
+          and rate.get("p99_us", 0) > 0
           and echo.get("msgs_per_s", 0) > 0 and relay.get("exit") == 0
           and relay.get("actions_per_s", 0) > 0
           and relay.get("msgs_per_s", 0) >= 3.5 * relay["actions_per_s"])
@@ -326,6 +334,9 @@ def main():
     p.add_argument("--connections", type=int, nargs="+", default=[100, 1000])
     p.add_argument("--holds", type=int, nargs="+", default=[1000, 5000, 15000])
     p.add_argument("--rate-levels", type=int, nargs="*", default=[10, 50, 80])
+    p.add_argument("--ramp", type=float, default=5,
+                   help="rate runs: seconds over which the rooms make their first moves, so that "
+                        "their games do not all end in the same half second (0: all at once)")
     p.add_argument("--updates", choices=["state", "combined", "patch", "delta"],
                    help="what the players' hello asks for (campfire-load's own default when absent)")
     p.add_argument("--cluster-rooms", type=int, default=100,

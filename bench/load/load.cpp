@@ -51,6 +51,9 @@ struct Options {
   long connections = 0;  // hold and echo
   long rooms = 0;        // play and rate
   double rate = 0;       // rate: actions per second offered
+  // rate: seconds over which the tables take their first moves, one after another, as players
+  // arriving over a while would; 0: all at once.
+  double ramp = 0;
   double duration = 5;
   double warmup = 1;
   double setup_timeout = 60;
@@ -150,8 +153,10 @@ class Worker {
     period_ = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(1.0 / per_second_));
     next_slot_ = Clock::now();
+    pacing_start_ = next_slot_;
     do_tick();
   }
+  Clock::time_point pacing_start() const { return pacing_start_; }
   // A seat has a move to make and waits for a send slot.
   void ready(std::shared_ptr<Seat> seat) {
     ready_.push_back(std::move(seat));
@@ -184,6 +189,7 @@ class Worker {
   Clock::duration period_{};
   Clock::time_point next_slot_{};
   bool pacing_ = false;
+  Clock::time_point pacing_start_{};
   std::deque<Clock::time_point> slots_;
   std::deque<std::shared_ptr<Seat>> ready_;
 };
@@ -325,6 +331,9 @@ class Seat : public Connection<Seat> {
     legal_.clear();
     pending_ = false;
   }
+  // Under --ramp, before its table's first move is due: the seat waits for it, off the queue.
+  bool waits_for_table(Clock::time_point now);
+  void table_opened();
 
  private:
   // `legal`: the new list, or nullopt when there is none; `legal_kept`: a patch left it as it was.
@@ -368,7 +377,12 @@ class Seat : public Connection<Seat> {
 class Table {
  public:
   // Table `number` of the run: its seat i connects to node (number + i) mod the node count.
-  Table(Worker& worker, int seats, long number) : worker_(worker) {
+  // Under --ramp, its first move is due `number / tables` of the ramp after pacing starts.
+  Table(Worker& worker, int seats, long number, long tables)
+      : worker_(worker),
+        opens_after_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+            worker.run().opt.ramp * static_cast<double>(number) / static_cast<double>(tables)))),
+        opener_(worker.ioc()) {
     const std::size_t nodes = worker.run().endpoints.size();
     const std::size_t home = static_cast<std::size_t>(number) % nodes;
     for (int i = 0; i < seats; ++i) {
@@ -395,6 +409,19 @@ class Table {
     if (!counted_) worker_.run().ready.fetch_add(1);
     counted_ = true;
   }
+  // False once the table's first move is due; until then `seat` waits for that time.
+  bool hold(std::shared_ptr<Seat> seat, Clock::time_point now) {
+    const auto opens = worker_.pacing_start() + opens_after_;
+    if (now >= opens) return false;
+    if (!opener_armed_) {
+      opener_.expires_at(opens);
+      opener_armed_ = true;
+    }
+    opener_.async_wait([seat = std::move(seat)](beast::error_code ec) {
+      if (!ec) seat->table_opened();
+    });
+    return true;
+  }
   void over() {
     if (++over_ < size()) return;
     if (worker_.run().measuring(Clock::now())) ++worker_.stats().games;
@@ -406,6 +433,9 @@ class Table {
 
  private:
   Worker& worker_;
+  Clock::duration opens_after_;
+  asio::steady_timer opener_;
+  bool opener_armed_ = false;
   std::vector<std::shared_ptr<Seat>> seats_;
   int greeted_ = 0;
   int joined_ = 0;
@@ -575,6 +605,17 @@ void Seat::on_error(std::string_view m) {
   if (version_ > acted_version_) maybe_act();
 }
 
+bool Seat::waits_for_table(Clock::time_point now) {
+  if (!table_.hold(shared_from_this(), now)) return false;
+  queued_ = true;  // the table's timer puts it back
+  return true;
+}
+
+void Seat::table_opened() {
+  queued_ = false;
+  maybe_act();
+}
+
 void Seat::maybe_act() {
   if (!can_act()) return;
   if (!worker_.paced()) return act(Clock::now());
@@ -616,11 +657,13 @@ void Worker::on_tick(beast::error_code ec) {
 // and its wait counts in the latency: a stalled server cannot hide behind a closed loop.
 void Worker::drain() {
   if (!pacing_) return;
+  const auto now = Clock::now();
   while (!slots_.empty() && !ready_.empty()) {
     auto seat = std::move(ready_.front());
     ready_.pop_front();
     seat->queued_ = false;
     if (!seat->can_act()) continue;
+    if (seat->waits_for_table(now)) continue;
     seat->act(slots_.front());
     slots_.pop_front();
   }
@@ -768,7 +811,11 @@ int main_load(int argc, char** argv) {
   app.add_option("--seats", opt.seats, "seats per room (hold and rate)");
   app.add_option("--rooms", opt.rooms, "rooms (rate)");
   app.add_option("--duration", opt.duration, "seconds measured");
-  app.add_option("--warmup", opt.warmup, "seconds before measuring");
+  app.add_option("--warmup", opt.warmup, "seconds before measuring (under rate, after the ramp)");
+  app.add_option("--ramp", opt.ramp,
+                 "rate: seconds over which the rooms make their first moves, one after another, "
+                 "as players arriving over a while would, so that their games do not all end "
+                 "together; 0 (the default): all at once");
   app.add_option("--setup-timeout", opt.setup_timeout, "seconds allowed to connect and seat");
   app.add_option("--threads", opt.threads, "client threads")->check(CLI::Range(1, 64));
   app.add_option("--server-pid", opt.server_pids,
@@ -882,7 +929,7 @@ int main_load(int argc, char** argv) {
     const long count = opt.mode == Mode::kHold ? opt.connections / opt.seats : opt.rooms;
     for (long i = 0; i < count; ++i) {
       auto& w = *workers[static_cast<std::size_t>(i % opt.threads)];
-      tables.push_back(std::make_unique<Table>(w, opt.seats, i));
+      tables.push_back(std::make_unique<Table>(w, opt.seats, i, count));
     }
     expected = count;
     connections = count * opt.seats;
@@ -911,8 +958,9 @@ int main_load(int argc, char** argv) {
     sleep_for(opt.settle);
     rss_after = sum_over(pids, rss_kb);
   }
+  const double before = opt.warmup + (opt.mode == Mode::kRate ? opt.ramp : 0);
   const auto from = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(opt.warmup));
+                                       std::chrono::duration<double>(before));
   const auto until = from + std::chrono::duration_cast<Clock::duration>(
                                 std::chrono::duration<double>(opt.duration));
   run.from = from.time_since_epoch().count();
