@@ -33,7 +33,8 @@ struct BusItem {
     kEntered,      // owner -> client node: the connection is now a member of `room` (`text`:
                    // its seat's token, empty for a spectator)
     kEvicted,      // owner -> client node: the connection's seat in `room` was taken over
-    kRejoined,     // owner -> client node: a rejoin was answered (`flag`: it resumed a seat)
+    kRetired6,     // never sent (planned for answered rejoins, which kEntered covers); it
+                   // holds number 6 so that the kinds after it keep theirs on the wire
     kClaimed,      // to all: `room` is now owned by the sender at epoch `number`
     kAsk,          // node -> node: question `text` (JSON), answered with kAnswer `number`
     kAnswer,       // node -> node: the answer `text` to question `number`

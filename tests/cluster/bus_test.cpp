@@ -60,6 +60,17 @@ TEST(BusWire, ABatchRoundTrips) {
   }
 }
 
+// A kind is a number on the wire: a kind dropped or moved would make nodes of two builds read
+// each other's items as something else.
+TEST(BusWire, EveryKindKeepsItsNumber) {
+  using K = BusItem::Kind;
+  const std::pair<K, int> numbers[] = {{K::kRequest, 1}, {K::kGone, 2},    {K::kFrames, 3},
+                                       {K::kEntered, 4}, {K::kEvicted, 5}, {K::kRetired6, 6},
+                                       {K::kClaimed, 7}, {K::kAsk, 8},     {K::kAnswer, 9},
+                                       {K::kLost, 10},   {K::kHeld, 11},   {K::kCount, 12}};
+  for (const auto& [kind, number] : numbers) EXPECT_EQ(static_cast<int>(kind), number);
+}
+
 TEST(BusWire, MalformedBytesAreRefused) {
   const std::string good = cluster::encode_batch({"n", "i"}, {sample_item(0), sample_item(1)});
   // Every truncation, and the batch with bytes left over.
