@@ -171,7 +171,7 @@ void ServerContext::close_all() {
 }
 
 void ServerContext::check_silence() {
-  if (memory_freed.exchange(false)) give_back_free_memory();
+  if (memory_freed.exchange(false)) memory_keeper.soon();
   const auto now = std::chrono::steady_clock::now();
   for (const auto& [client, session] : live_sessions()) session->check_silence(now);
 }

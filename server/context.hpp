@@ -19,6 +19,7 @@
 #include "server/cluster_node.hpp"
 #include "server/config.hpp"
 #include "server/lobby.hpp"
+#include "server/memory.hpp"
 #include "server/metrics.hpp"
 #include "server/proxy_trust.hpp"
 
@@ -59,8 +60,9 @@ class ServerContext {
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};
   // A connection let memory go that the allocator should hand back to the system (see
-  // server/memory.hpp): the next sweep does.
+  // server/memory.hpp): the next sweep asks the keeper to.
   std::atomic<bool> memory_freed{false};
+  MemoryKeeper memory_keeper;
   // In a cluster: requests for other nodes' rooms go there, theirs for this node's rooms come
   // here. Null for one process alone.
   std::unique_ptr<Forwarding> forwarding;

@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <cstddef>
+#include <utility>
 
 // jemalloc's control interface, present only when campfire-server links jemalloc (see
 // server/CMakeLists.txt); a weak reference is null otherwise.
@@ -18,6 +19,39 @@ void give_back_free_memory() {
     return;
   }
   malloc_trim(0);
+}
+
+MemoryKeeper::MemoryKeeper(std::function<void()> give_back)
+    : give_back_(std::move(give_back)), thread_([this] { run(); }) {}
+
+MemoryKeeper::~MemoryKeeper() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void MemoryKeeper::soon() {
+  {
+    std::lock_guard lock(mutex_);
+    due_ = true;
+  }
+  wake_.notify_one();
+}
+
+void MemoryKeeper::run() {
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return due_ || stopping_; });
+      if (stopping_) return;
+      due_ = false;
+    }
+    give_back_();
+    done_.fetch_add(1);
+  }
 }
 
 }  // namespace campfire::server
