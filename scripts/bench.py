@@ -10,7 +10,9 @@ matrix runs --runs times; the table shows medians and the spread (min-max) over 
   scripts/bench.py --smoke         what ctest runs: play 4 4 for 2 s, rate 200 over 8 rooms,
                                    echo 10 and a relay of 8
 
-With redis-server installed it also measures a cluster (--cluster-rooms): one node on Redis, then
+A second table (--only parts) runs the same play against the server with its journal,
+its compression or both turned off, beside the relay of the same frames: what each part costs a
+move. With redis-server installed it also measures a cluster (--cluster-rooms): one node on Redis, then
 three nodes with each room's seats spread over them, so that most seats reach their room through
 another node; the difference in latency is the forwarded hop's.
 """
@@ -271,6 +273,8 @@ def med(values):
 
 
 def fmt(v):
+    if v < 0:
+        return "-" + fmt(-v)
     if v >= 10000:
         return f"{v / 1000:.0f}k"
     if v >= 100:
@@ -341,8 +345,10 @@ def main():
                    help="what the players' hello asks for (campfire-load's own default when absent)")
     p.add_argument("--cluster-rooms", type=int, default=100,
                    help="rooms for the cluster rows (0: no cluster rows)")
-    p.add_argument("--only", nargs="+", choices=["play", "hold", "cluster"],
-                   default=["play", "hold", "cluster"], help="which tables to measure")
+    p.add_argument("--parts-connections", type=int, default=100,
+                   help="connections for the table of what the parts cost")
+    p.add_argument("--only", nargs="+", choices=["play", "parts", "hold", "cluster"],
+                   default=["play", "parts", "hold", "cluster"], help="which tables to measure")
     p.add_argument("--quick", action="store_true", help="one run, small scale")
     p.add_argument("--smoke", action="store_true", help="the ctest check")
     p.add_argument("--verbose", action="store_true")
@@ -366,6 +372,8 @@ def main():
     out("")
     if "play" in args.only:
         play_table(args, pin, listed, out)
+    if "parts" in args.only:
+        parts_table(args, pin, listed, out)
     if "hold" in args.only:
         hold_table(args, pin, fds, out)
     if "cluster" in args.only and args.cluster_rooms > 0 and shutil.which("redis-server"):
@@ -436,6 +444,66 @@ def play_table(args, pin, listed, out):
         "play run and (in brackets) in the relay run. A side near 100% is the bottleneck; both far "
         "below it means the cores were busy with other work. refused: actions the server turned "
         "down because another seat moved first; failed: connections lost.")
+
+
+# The same play run with parts of the server turned off, to show what each costs a move: the
+# journal (`--journal none`: nothing kept across a restart) and permessage-deflate
+# (`--no-compression`: every frame leaves as plain text, as to a client that offers none).
+PARTS = [("whole server", []),
+         ("no journal", ["--journal", "none"]),
+         ("no compression", ["--no-compression"]),
+         ("neither", ["--journal", "none", "--no-compression"])]
+PARTS_GAMES = [("pinocchio", 4), ("tricky-tribes", 4)]
+
+
+def parts_table(args, pin, listed, out):
+    out("")
+    out(f"What the parts cost, {args.parts_connections} connections: `play` against the whole "
+        "server and against it with the journal, compression or both turned off, each run on a "
+        "fresh server and the variants taken in turn, so that the machine's drift touches them "
+        "alike; the relay is the echo server writing frames of the whole server's size to groups "
+        "of a room's size.")
+    out("")
+    out("| game | server | actions/s | server µs/action | µs/action less than the whole server "
+        "| B/seat/action | CPU % server/load |")
+    out("|---|---|---|---|---|---|---|")
+    for game, seats in PARTS_GAMES:
+        if game not in listed:
+            out(f"| {game} | skipped: the server does not list this game | | | | | |")
+            continue
+        rooms = args.parts_connections // seats
+        runs = {name: [] for name, _ in PARTS}
+        relays = []
+        for _ in range(args.runs):
+            for name, flags in PARTS:
+                with Server(args, args.server, False, pin.server, flags) as s:
+                    runs[name].append(load(args, pin.load, s.port, ["play", rooms, seats],
+                                           ["--game", game], server_pid=s.proc.pid))
+            whole = runs[PARTS[0][0]][-1]
+            size = int(whole.get("avg_wire_frame_bytes", 0) or 0) or 512
+            with Server(args, args.echo_server, True, pin.server) as e:
+                relays.append(load(args, pin.load, e.port, ["echo", rooms * seats],
+                                   ["--size", size, "--group", seats], server_pid=e.proc.pid))
+
+        def col(rs, key):
+            return med([r[key] for r in rs if key in r])
+
+        for name, _ in PARTS:
+            rs = runs[name]
+            # Each run against the whole server's run of the same turn.
+            saved = med([w["server_us_per_action"] - r["server_us_per_action"]
+                         for w, r in zip(runs[PARTS[0][0]], rs)
+                         if "server_us_per_action" in w and "server_us_per_action" in r])
+            broken = [r.get("error") for r in rs if "error" in r]
+            out(f"| {game} | {name} | {col(rs, 'actions_per_s')} "
+                f"| {col(rs, 'server_us_per_action')} | {'-' if rs is runs[PARTS[0][0]] else saved} "
+                f"| {col(rs, 'bytes_per_seat_action')} "
+                f"| {col(rs, 'server_cpu_pct')}/{col(rs, 'load_cpu_pct')}"
+                f"{' ' + broken[0] if broken else ''} |")
+        out(f"| {game} | relay (transport alone) | {col(relays, 'actions_per_s')} "
+            f"| {col(relays, 'server_us_per_action')} | - | - "
+            f"| {col(relays, 'server_cpu_pct')}/{col(relays, 'load_cpu_pct')} |")
+        sys.stderr.write(f"done: parts {game}\n")
 
 
 def hold_table(args, pin, fds, out):
