@@ -3,8 +3,6 @@
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -18,6 +16,7 @@
 
 #include "server/sqlite_db.hpp"
 #include "server/sqlite_reader.hpp"
+#include "server/wal_keeper.hpp"
 
 namespace campfire::server {
 
@@ -68,7 +67,7 @@ CREATE TABLE IF NOT EXISTS actions(
 class SqliteJournal final : public Journal {
  public:
   SqliteJournal(const std::string& dir, bool fsync, const WalLimits& limits)
-      : limits_(limits), commit_in_turn_(!fsync) {
+      : commit_in_turn_(!fsync) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw std::runtime_error("journal: cannot create " + dir + ": " + ec.message());
@@ -77,10 +76,7 @@ class SqliteJournal final : public Journal {
     try {
       sqlite::exec(writer_db_, kSchema);
       upgrade();
-      if (limits_.presize_bytes > 0) {
-        keep_wal(writer_db_);
-        presize_wal();
-      }
+      WalKeeper::prepare_writer(writer_db_, path_, limits);
     } catch (...) {
       // A journal this server cannot use (one in a later format, say) is closed before the error
       // is passed on.
@@ -97,14 +93,10 @@ class SqliteJournal final : public Journal {
       sqlite3_close(writer_db_);
       throw;
     }
-    checkpoint_db_ = sqlite::open(path_, fsync);
-    if (limits_.presize_bytes > 0) keep_wal(checkpoint_db_);
-    // The writer no longer checkpoints itself (a wal hook replaces its automatic checkpoints):
-    // past limits_.checkpoint_pages it wakes the checkpointer instead.
-    sqlite3_wal_hook(writer_db_, &SqliteJournal::wal_grew, this);
+    wal_ = std::make_unique<WalKeeper>(writer_db_, path_, fsync, limits, commit_mutex_);
     release_->journal = this;
     thread_ = std::thread([this] { run(); });
-    checkpointer_ = std::thread([this] { checkpoints(); });
+    wal_->start();
     spdlog::info("journal: {} ({} rooms kept, {})", path_, codes_.size(),
                  fsync ? "every commit synced to disk" : "crash-safe, not power-cut-safe");
   }
@@ -122,14 +114,8 @@ class SqliteJournal final : public Journal {
     }
     wake_.notify_all();
     thread_.join();
-    {
-      std::lock_guard lock(checkpoint_mutex_);
-      checkpoint_stop_ = true;
-    }
-    checkpoint_wake_.notify_all();
-    checkpointer_.join();
+    wal_.reset();
     statements_.clear();
-    sqlite3_close(checkpoint_db_);
     reader_.reset();
     // The last connection to close copies what the WAL still holds into the database.
     sqlite3_close(writer_db_);
@@ -240,14 +226,14 @@ class SqliteJournal final : public Journal {
   // the writer as before, so the event loop never waits for a sync or behind another commit.
   void release_gathered() {
     std::vector<Pending> batch;
-    if (commit_in_turn_ && !closing_wanted_.load()) {
+    if (commit_in_turn_ && !wal_->closing_pass_waits()) {
       std::unique_lock commit_lock(commit_mutex_, std::try_to_lock);
       if (commit_lock.owns_lock()) {
         {
           std::lock_guard lock(mutex_);
           // Records queued earlier commit first: those are the writer's, already woken. The
           // commit that starts the WAL afresh (and syncs it) is the writer's too.
-          if (restart_on_writer_ || !queue_.empty() || stopping_) {
+          if (wal_->restart_owed_to_writer() || !queue_.empty() || stopping_) {
             commit_lock.unlock();
           } else {
             release_posted_ = false;
@@ -257,7 +243,7 @@ class SqliteJournal final : public Journal {
         if (commit_lock.owns_lock()) {
           if (batch.empty()) return;
           const bool ok = commit(batch);
-          const bool reset = reset_due_;
+          const bool reset = wal_->reset_due();
           commit_lock.unlock();
           finish(batch, ok);
           if (reset) {
@@ -313,60 +299,6 @@ class SqliteJournal final : public Journal {
     }
     idle_.notify_all();
     batch.clear();
-  }
-
-  // SQLite removes the WAL file when the last connection closes, and truncates it at a reset or a
-  // close when told a size limit. Neither happens here: the file keeps the blocks written for it
-  // (a connection of the journal's closing last sees to that; the writer's closes last).
-  static void keep_wal(sqlite3* db) {
-    int persist = 1;
-    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
-    sqlite::exec(db, "PRAGMA journal_size_limit=-1");
-  }
-
-  // Writes the WAL file out to limits_.presize_bytes with zeros and syncs it, so that appends
-  // overwrite blocks already allocated and written. An append past the file's end made ext4
-  // allocate blocks under a lock that a checkpoint's sync of the WAL held, and the committing
-  // thread (an event loop's, often) waited up to 148 ms for it. Only bytes past the file's end
-  // are written, under the write lock so that no other connection appends meanwhile: SQLite
-  // reads a WAL up to its first frame that is not valid (page number 0, or the wrong salt), so
-  // zeros after the last frame add nothing, and a WAL that is zeros from its start is empty and
-  // gets its header with the first commit. A WAL that cannot be written ahead (a full disk,
-  // say) is left as it is: the journal works as before, and says so.
-  void presize_wal() {
-    Stmt mode(writer_db_, "PRAGMA journal_mode");
-    const bool wal = mode.step() && mode.text(0) == "wal";
-    mode.reset();
-    if (!wal) {
-      spdlog::warn("journal: {} is not in WAL mode; its WAL is not written ahead", path_);
-      return;
-    }
-    int rc = sqlite3_exec(writer_db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
-    sqlite3_file* file = nullptr;
-    if (rc == SQLITE_OK) {
-      rc = sqlite3_file_control(writer_db_, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file);
-      if (rc == SQLITE_OK && (file == nullptr || file->pMethods == nullptr)) rc = SQLITE_ERROR;
-    }
-    sqlite3_int64 size = 0;
-    if (rc == SQLITE_OK) rc = file->pMethods->xFileSize(file, &size);
-    const sqlite3_int64 target = limits_.presize_bytes;
-    if (rc == SQLITE_OK && size < target) {
-      // SQLite's unix files write at most 128 KB at a time.
-      const std::vector<char> zeros(std::size_t{64} << 10, 0);
-      for (sqlite3_int64 at = size; rc == SQLITE_OK && at < target;) {
-        const auto n = static_cast<int>(
-            std::min<sqlite3_int64>(static_cast<sqlite3_int64>(zeros.size()), target - at));
-        rc = file->pMethods->xWrite(file, zeros.data(), n, at);
-        at += n;
-      }
-      if (rc == SQLITE_OK) rc = file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
-    }
-    if (rc != SQLITE_OK) {
-      spdlog::warn("journal: the WAL of {} was not written ahead ({}): it grows as it is written",
-                   path_, sqlite3_errstr(rc));
-    }
-    // Nothing was written in the transaction: it ends as it began.
-    sqlite3_exec(writer_db_, "ROLLBACK", nullptr, nullptr, nullptr);
   }
 
   // Format 1 had no fair shuffles; format 2 keeps each room's server seed (rooms.fairness) and
@@ -525,108 +457,6 @@ class SqliteJournal final : public Journal {
     st(kSetVersion).bind(1, r.code).bind(2, r.version).run();
   }
 
-  // After each commit of the writer, with the WAL's size in pages (SQLite's wal hook).
-  static int wal_grew(void* self, sqlite3*, const char*, int pages) {
-    auto* journal = static_cast<SqliteJournal*>(self);
-    if (pages >= journal->limits_.reset_pages) journal->reset_due_ = true;
-    if (pages >= journal->limits_.checkpoint_pages) {
-      {
-        std::lock_guard lock(journal->checkpoint_mutex_);
-        journal->checkpoint_due_ = true;
-      }
-      journal->checkpoint_wake_.notify_one();
-    }
-    return SQLITE_OK;
-  }
-
-  // Checkpoints on a thread and connection of their own. A checkpoint copies pages and syncs the
-  // database file: on the writer it held up every commit behind it (tens of milliseconds, the
-  // journal's slowest commits by far), and every frame waiting for those commits. A passive
-  // checkpoint never blocks the writer, which goes on appending to the WAL meanwhile; what a
-  // commit makes durable, and when, is as before.
-  //
-  // SQLite starts the WAL again from its beginning when a commit begins with every frame copied
-  // back, and that commit syncs the WAL's new header. Left to chance, neither went well: commits
-  // kept appending while each pass copied, so passes (each with two syncs) followed each other
-  // for up to half a second on the event loop's core, and the commit that did start the WAL
-  // afresh was usually the event loop's own, which waited for the sync (3-4 ms). So once a pass
-  // has copied everything it found, a closing pass copies the short tail with commits held
-  // back (the event loop hands its records to the writer meanwhile, and never waits), and the
-  // commit after it, which starts the WAL afresh, is left to the writer thread.
-  void checkpoints() {
-    for (;;) {
-      {
-        std::unique_lock lock(checkpoint_mutex_);
-        checkpoint_wake_.wait(
-            lock, [&] { return checkpoint_stop_ || (checkpoint_due_ && !checkpoint_paused_); });
-        if (checkpoint_stop_) return;
-        checkpoint_due_ = false;
-      }
-      int wal = 0;
-      int copied = 0;
-      if (!passive_checkpoint(wal, copied) || wal == 0 || copied != wal) continue;
-      // An event loop committing turn after turn would take the lock again and again ahead of
-      // a thread waiting for it: until this pass has it, turns go to the writer.
-      closing_wanted_.store(true);
-      std::lock_guard commit_lock(commit_mutex_);
-      closing_wanted_.store(false);
-      if (passive_checkpoint(wal, copied) && wal > 0 && copied == wal) {
-        restart_on_writer_ = true;
-        // The commits since the first pass asked for another; this one did what they wanted.
-        std::lock_guard lock(checkpoint_mutex_);
-        checkpoint_due_ = false;
-      }
-    }
-  }
-
-  // One passive checkpoint on the checkpointer's connection; `wal` gets the frames in the WAL,
-  // `copied` those now in the database. False when it did not run.
-  bool passive_checkpoint(int& wal, int& copied) {
-    const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE,
-                                             &wal, &copied);
-    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
-      spdlog::warn("journal: checkpoint failed: {}", sqlite3_errmsg(checkpoint_db_));
-    }
-    return rc == SQLITE_OK;
-  }
-
-  // SQLite starts the WAL again from its beginning only when a transaction begins with every
-  // frame copied back, which a writer that never pauses does not allow: passive checkpoints stay
-  // behind it, and the WAL grew without end (400 MB in the journal benchmark's first three
-  // seconds). Nor can another connection's checkpoint that waits for the writer's lock get it
-  // between commits that follow each other at once. So past limits_.reset_pages the writer
-  // itself, between two commits, copies the rest back and restarts the WAL: one wait of a
-  // checkpoint's length for the records queued meanwhile, once per reset_pages of WAL.
-  void reset_wal() {
-    reset_due_ = false;
-    // One checkpoint at a time: the checkpointer stands aside, and the one it may be running ends
-    // first (SQLite answers busy at once, without its busy handler, while another connection
-    // checkpoints).
-    {
-      std::lock_guard lock(checkpoint_mutex_);
-      checkpoint_paused_ = true;
-    }
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    int rc = SQLITE_OK;
-    for (;;) {
-      int wal = 0;
-      int copied = 0;
-      rc = sqlite3_wal_checkpoint_v2(writer_db_, nullptr, SQLITE_CHECKPOINT_RESTART, &wal, &copied);
-      const bool other_checkpoint = rc == SQLITE_BUSY && wal < 0;
-      if (!other_checkpoint || std::chrono::steady_clock::now() > give_up) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    if (rc != SQLITE_OK) {
-      spdlog::warn("journal: the WAL was not started afresh this time: {}",
-                   sqlite3_errmsg(writer_db_));
-    }
-    {
-      std::lock_guard lock(checkpoint_mutex_);
-      checkpoint_paused_ = false;
-    }
-    checkpoint_wake_.notify_one();
-  }
-
   void run() {
     std::vector<Pending> batch;
     for (;;) {
@@ -652,27 +482,26 @@ class SqliteJournal final : public Journal {
       bool ok = true;
       if (!batch.empty()) {
         ok = commit(batch);
-        restart_on_writer_ = false;
+        wal_->writer_committed();
       }
-      const bool reset = reset_due_;
+      const bool reset = wal_->reset_due();
       commit_lock.unlock();
       if (!batch.empty()) finish(batch, ok);
       // After the batch's frames are free to go: the reset waits for a checkpoint.
       if (reset) {
         commit_lock.lock();
-        if (reset_due_) reset_wal();
+        if (wal_->reset_due()) wal_->reset_wal();
       }
     }
   }
 
-  const WalLimits limits_;
   std::string path_;
   sqlite3* writer_db_ = nullptr;
   std::vector<std::unique_ptr<Stmt>> statements_;  // under commit_mutex_
   std::unique_ptr<SqliteReader> reader_;
 
-  // Whoever commits holds it, the writer thread or an event loop's (release_gathered); taken
-  // before mutex_ when both are.
+  // Whoever commits holds it, the writer thread or an event loop's (release_gathered); the WAL's
+  // closing pass holds commits back with it (see WalKeeper). Taken before mutex_ when both are.
   std::mutex commit_mutex_;
   const bool commit_in_turn_;     // whether an event loop may commit its turn's records itself
   bool reset_requested_ = false;  // under mutex_: an event loop's commit found the WAL too long
@@ -692,21 +521,9 @@ class SqliteJournal final : public Journal {
   bool stopped_ = false;
   Stats stats_;
   std::thread thread_;
-  bool reset_due_ = false;  // under commit_mutex_ (see reset_wal)
-  // Under commit_mutex_: the WAL is all copied back, and the next commit, which starts it afresh
-  // and syncs its header, is the writer thread's (see checkpoints).
-  bool restart_on_writer_ = false;
-  // The checkpointer waits for commit_mutex_ for its closing pass (see checkpoints).
-  std::atomic<bool> closing_wanted_{false};
-
-  // The checkpointer (see checkpoints); its connection is its own.
-  sqlite3* checkpoint_db_ = nullptr;
-  std::mutex checkpoint_mutex_;
-  std::condition_variable checkpoint_wake_;
-  bool checkpoint_due_ = false;
-  bool checkpoint_stop_ = false;
-  bool checkpoint_paused_ = false;  // while the writer resets the WAL
-  std::thread checkpointer_;
+  // Checkpoints, the WAL's fresh starts and its resets (server/wal_keeper.hpp); it shares
+  // commit_mutex_.
+  std::unique_ptr<WalKeeper> wal_;
 };
 
 }  // namespace
