@@ -1,0 +1,143 @@
+// The WAL's upkeep on its own: a writer connection committing under a lock, as the journal's
+// does, with the keeper beside it. The journal tests see what comes of it over thousands of
+// commits; these see each step as it happens.
+#include "server/wal_keeper.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "server/sqlite_db.hpp"
+
+namespace campfire::server::testing {
+namespace {
+
+class WalUpkeep : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    dir_ = std::filesystem::temp_directory_path() /
+           ("campfire-wal-test-" + std::to_string(::getpid()) + "-" +
+            std::to_string(counter.fetch_add(1)));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "campfire.db").string();
+    writer_ = sqlite::open(path_, false);
+    sqlite::exec(writer_, "CREATE TABLE t(v BLOB)");
+  }
+
+  void TearDown() override {
+    keeper_.reset();
+    sqlite3_close(writer_);
+    std::filesystem::remove_all(dir_);
+  }
+
+  void start(const WalLimits& limits) {
+    keeper_ = std::make_unique<WalKeeper>(writer_, path_, false, limits, commit_mutex_);
+    keeper_->start();
+  }
+
+  // One commit of a row most of a page long (a frame or two of WAL); the caller holds the
+  // commit lock, as the journal's writer does.
+  void commit_row() { sqlite::exec(writer_, "INSERT INTO t VALUES(zeroblob(3000))"); }
+
+  // How many times the WAL has started afresh: its header counts them (a big-endian number at
+  // byte 12), and the commit that starts it again writes the new count.
+  std::uint32_t restarts() const {
+    std::ifstream in(path_ + "-wal", std::ios::binary);
+    unsigned char header[16] = {};
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    EXPECT_TRUE(in) << "no WAL header";
+    return (std::uint32_t{header[12]} << 24) | (std::uint32_t{header[13]} << 16) |
+           (std::uint32_t{header[14]} << 8) | header[15];
+  }
+
+  // Asks `done` again and again, for up to ten seconds, until it says yes.
+  static bool eventually(const std::function<bool()>& done) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > give_up) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+
+  // Commits past the checkpoint limit with the lock held all along, so that the checkpointer's
+  // closing pass comes to wait for it; then lets it have the lock.
+  void reach_the_closing_pass() {
+    std::unique_lock commit_lock(commit_mutex_);
+    for (int i = 0; i < 8; ++i) commit_row();
+    // A pass beside the held lock copies every frame back; the closing pass then waits for the
+    // lock, and an event loop must not take it meanwhile.
+    ASSERT_TRUE(eventually([&] { return keeper_->closing_pass_waits(); }));
+    EXPECT_FALSE(keeper_->restart_owed_to_writer());
+  }
+
+  bool restart_owed() {
+    std::lock_guard lock(commit_mutex_);
+    return keeper_->restart_owed_to_writer();
+  }
+
+  std::filesystem::path dir_;
+  std::string path_;
+  sqlite3* writer_ = nullptr;
+  std::mutex commit_mutex_;
+  std::unique_ptr<WalKeeper> keeper_;
+};
+
+// Once a passive pass has copied everything, the closing pass asks for the commit lock, and event
+// loops stand aside (they would take it ahead of a waiting thread turn after turn); with the
+// lock, it copies the tail and leaves the WAL's fresh start to the writer thread.
+TEST_F(WalUpkeep, AClosingPassHoldsCommitsBackThenLeavesTheFreshStartToTheWriter) {
+  start(WalLimits{4, 1 << 30});
+  EXPECT_FALSE(keeper_->closing_pass_waits());
+  ASSERT_NO_FATAL_FAILURE(reach_the_closing_pass());
+  ASSERT_TRUE(eventually([&] { return restart_owed(); }));
+  EXPECT_FALSE(keeper_->closing_pass_waits()) << "event loops commit their turns again";
+}
+
+// The writer's next commit after a closing pass starts the WAL afresh (nothing copied back is
+// left in it), and the hand-over ends with it: event loops commit their turns again.
+TEST_F(WalUpkeep, TheWritersCommitAfterAClosingPassStartsTheWalAfresh) {
+  start(WalLimits{4, 1 << 30});
+  ASSERT_NO_FATAL_FAILURE(reach_the_closing_pass());
+  ASSERT_TRUE(eventually([&] { return restart_owed(); }));
+  const std::uint32_t before = restarts();
+  std::lock_guard lock(commit_mutex_);
+  commit_row();
+  keeper_->writer_committed();
+  EXPECT_EQ(restarts(), before + 1);
+  EXPECT_FALSE(keeper_->restart_owed_to_writer());
+}
+
+// Past the reset limit the writer is told to reset the WAL between two commits, and the reset
+// copies everything back so that the next commit starts the WAL afresh (the checkpointer, here
+// never due, plays no part in it).
+TEST_F(WalUpkeep, AWalPastTheResetLimitIsResetByTheWriter) {
+  start(WalLimits{1 << 30, 8});
+  std::lock_guard lock(commit_mutex_);
+  commit_row();
+  EXPECT_FALSE(keeper_->reset_due());
+  for (int i = 0; i < 100 && !keeper_->reset_due(); ++i) commit_row();
+  ASSERT_TRUE(keeper_->reset_due());
+  const std::uint32_t before = restarts();
+  keeper_->reset_wal();
+  EXPECT_FALSE(keeper_->reset_due());
+  commit_row();
+  EXPECT_EQ(restarts(), before + 1);
+  EXPECT_FALSE(keeper_->reset_due()) << "the WAL holds the one commit since";
+}
+
+}  // namespace
+}  // namespace campfire::server::testing
