@@ -471,6 +471,7 @@ class SqliteJournal final : public Journal {
       }
       // commit_mutex_ before mutex_, as in release_gathered: what this thread takes from the
       // queue commits before anything gathered later.
+      wal_->let_closing_pass_in();
       std::unique_lock commit_lock(commit_mutex_);
       {
         std::lock_guard lock(mutex_);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "server/sqlite_db.hpp"
@@ -136,27 +137,53 @@ int WalKeeper::wal_grew(void* self, sqlite3*, const char*, int pages) {
 // back, and that commit syncs the WAL's new header. Left to chance, neither went well: commits
 // kept appending while each pass copied, so passes (each with two syncs) followed each other
 // for up to half a second on the event loop's core, and the commit that did start the WAL
-// afresh was usually the event loop's own, which waited for the sync (3-4 ms). So once a pass
-// has copied everything it found, a closing pass copies the short tail with commits held
-// back (the event loop hands its records to the writer meanwhile, and never waits), and the
-// commit after it, which starts the WAL afresh, is left to the writer thread.
+// afresh was usually the event loop's own, which waited for the sync (3-4 ms). So a closing
+// pass copies the short tail with commits held back (the event loop hands its records to the
+// writer meanwhile, and never waits), and the commit after it, which starts the WAL afresh, is
+// left to the writer thread.
+//
+// A pass leaves behind the frames committed while it ran. The next pass follows at once while
+// that tail shrinks; the closing pass comes when it is short, all copied, or no longer
+// shrinking. Waiting instead for a pass that left nothing behind, as this once did, left the WAL
+// growing for as long as commits kept coming faster than a pass's syncs: a steady writer then
+// went 1,500 commits without a fresh start.
 void WalKeeper::checkpoints() {
+  // Frames a closing pass may be left to copy whatever the passes before it did: a few pages'
+  // copying beside its two syncs.
+  constexpr int kShortTail = 64;
+  int last_tail = std::numeric_limits<int>::max();
+  bool again = false;
   for (;;) {
     {
       std::unique_lock lock(checkpoint_mutex_);
-      checkpoint_wake_.wait(
-          lock, [&] { return checkpoint_stop_ || (checkpoint_due_ && !checkpoint_paused_); });
+      if (!again) {
+        checkpoint_wake_.wait(
+            lock, [&] { return checkpoint_stop_ || (checkpoint_due_ && !checkpoint_paused_); });
+      }
       if (checkpoint_stop_) return;
+      again = false;
+      if (checkpoint_paused_) continue;
       checkpoint_due_ = false;
     }
     int wal = 0;
     int copied = 0;
-    if (!passive_checkpoint(wal, copied) || wal == 0 || copied != wal) continue;
+    if (!passive_checkpoint(wal, copied) || wal == 0) {
+      last_tail = std::numeric_limits<int>::max();
+      continue;
+    }
+    const int tail = wal - copied;
+    if (tail > kShortTail && tail < last_tail) {
+      last_tail = tail;
+      again = true;
+      continue;
+    }
+    last_tail = std::numeric_limits<int>::max();
     // An event loop committing turn after turn would take the lock again and again ahead of
     // a thread waiting for it: until this pass has it, turns go to the writer.
     closing_wanted_.store(true);
     std::lock_guard commit_lock(commit_mutex_);
     closing_wanted_.store(false);
+    closing_wanted_.notify_all();
     if (passive_checkpoint(wal, copied) && wal > 0 && copied == wal) {
       restart_on_writer_ = true;
       // The commits since the first pass asked for another; this one did what they wanted.

@@ -341,7 +341,9 @@ TEST_F(JournalStore, ABusyWritersWalIsResetAndNothingIsLost) {
 // never) would come. The checkpointer copies back what a pass found while commits go on, then
 // the short tail with commits held back, and the commit after that starts the WAL afresh.
 TEST_F(JournalStore, AnEventLoopsSteadyCommitsStartTheWalAfresh) {
-  constexpr std::size_t kActions = 3000;
+  // Enough commits (a third of a second on a quiet machine) that the checkpointer, however little
+  // of the cores it gets beside other processes, goes round several times.
+  constexpr std::size_t kActions = 12000;
   {
     boost::asio::io_context io;
     auto j = make_sqlite_journal(dir_, false, WalLimits{16, 1 << 30});
@@ -369,7 +371,9 @@ TEST_F(JournalStore, AnEventLoopsSteadyCommitsStartTheWalAfresh) {
     j->flush();
     // The WAL's header counts the times it started afresh (a big-endian number at byte 12);
     // never started afresh, it held a frame (4 KB and a header) for each commit. With a
-    // checkpoint from 16 frames, it restarts every few dozen commits.
+    // checkpoint from 16 frames, it restarts every few dozen commits on a quiet machine, every
+    // few hundred when other processes keep both cores busy and the checkpointer gets little of
+    // them: the bounds hold for both, and a journal that never starts its WAL afresh fails both.
     const auto wal = std::filesystem::path(dir_) / "campfire.db-wal";
     ASSERT_TRUE(std::filesystem::exists(wal));
     std::ifstream in(wal, std::ios::binary);
@@ -379,7 +383,7 @@ TEST_F(JournalStore, AnEventLoopsSteadyCommitsStartTheWalAfresh) {
                                    (std::uint32_t{header[13]} << 16) |
                                    (std::uint32_t{header[14]} << 8) | header[15];
     const auto bytes = std::filesystem::file_size(wal);
-    EXPECT_GE(restarts, 10u) << "the WAL is " << bytes << " bytes long";
+    EXPECT_GE(restarts, 3u) << "the WAL is " << bytes << " bytes long";
     EXPECT_LT(bytes, kActions / 2 * (4096 + 24)) << "after " << restarts << " fresh starts";
   }
   auto j = make_journal("sqlite", dir_, false);

@@ -63,6 +63,13 @@ class WalUpkeep : public ::testing::Test {
            (std::uint32_t{header[14]} << 8) | header[15];
   }
 
+  // Frames in the WAL file (a 32-byte header, then frames of a page and a 24-byte header).
+  std::uintmax_t frames() const {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_ + "-wal", ec);
+    return ec || size < 32 ? 0 : (size - 32) / (4096 + 24);
+  }
+
   // Asks `done` again and again, for up to ten seconds, until it says yes.
   static bool eventually(const std::function<bool()>& done) {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -105,6 +112,51 @@ TEST_F(WalUpkeep, AClosingPassHoldsCommitsBackThenLeavesTheFreshStartToTheWriter
   ASSERT_NO_FATAL_FAILURE(reach_the_closing_pass());
   ASSERT_TRUE(eventually([&] { return restart_owed(); }));
   EXPECT_FALSE(keeper_->closing_pass_waits()) << "event loops commit their turns again";
+}
+
+// A pass that leaves a few frames behind (committed while it ran; here, past a reader's
+// snapshot) still leads to the closing pass. Waiting for a pass that leaves nothing behind left a
+// WAL written to without pause growing for as long as the commits kept coming.
+TEST_F(WalUpkeep, APassThatLeavesAShortTailLeadsToTheClosingPass) {
+  start(WalLimits{12, 1 << 30});
+  std::unique_lock commit_lock(commit_mutex_);
+  // Below the checkpoint limit: no pass yet.
+  while (frames() < 6) commit_row();
+  ASSERT_LT(frames(), 12);
+  // A reader's snapshot: no pass copies the frames committed after it.
+  sqlite3* reader = sqlite::open(path_, false);
+  sqlite::exec(reader, "BEGIN");
+  sqlite::exec(reader, "SELECT count(*) FROM t");
+  while (frames() < 12) commit_row();
+  EXPECT_TRUE(eventually([&] { return keeper_->closing_pass_waits(); }))
+      << "the pass left " << frames() << " frames, some behind the reader";
+  commit_lock.unlock();
+  EXPECT_TRUE(eventually([&] { return !keeper_->closing_pass_waits(); }));
+  sqlite::exec(reader, "COMMIT");
+  sqlite3_close(reader);
+}
+
+// The writer thread, which commits turn after turn when event loops hand their records to it,
+// stands aside while a closing pass waits for the commit lock: taking it again and again ahead
+// of the pass, it once kept the WAL from starting afresh for 1,500 commits.
+TEST_F(WalUpkeep, TheWriterLetsAWaitingClosingPassInFirst) {
+  start(WalLimits{4, 1 << 30});
+  std::atomic<bool> writer_went_on{false};
+  std::thread writer;
+  {
+    std::unique_lock commit_lock(commit_mutex_);
+    for (int i = 0; i < 8; ++i) commit_row();
+    ASSERT_TRUE(eventually([&] { return keeper_->closing_pass_waits(); }));
+    writer = std::thread([&] {
+      keeper_->let_closing_pass_in();
+      writer_went_on = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_FALSE(writer_went_on) << "the writer would take the lock ahead of the closing pass";
+  }
+  writer.join();
+  EXPECT_TRUE(writer_went_on);
+  EXPECT_TRUE(restart_owed()) << "the closing pass had the lock first";
 }
 
 // The writer's next commit after a closing pass starts the WAL afresh (nothing copied back is
