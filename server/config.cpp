@@ -174,7 +174,9 @@ Config parse_config(int argc, char** argv) {
       ->envname("CAMPFIRE_JOURNAL_FSYNC");
   app.add_option("--journal-wal-mb", c.journal_wal_mb,
                  "MB the journal's WAL file is written out to at start and kept at, so that "
-                 "commits overwrite it rather than grow it (0: it grows as they append)")
+                 "commits overwrite it rather than grow it; checkpoints come at four fifths of "
+                 "it, so more means fewer of them (0: it grows as they append, checkpoints at "
+                 "32 MB)")
       ->envname("CAMPFIRE_JOURNAL_WAL_MB")
       ->check(CLI::Range(0, 4096));
   app.add_option("--replay-retention-hours", c.replay_retention_h,

@@ -90,9 +90,7 @@ std::unique_ptr<Journal> make_journal(const std::string& kind, const std::string
                                       std::int64_t wal_bytes) {
   if (kind == "none") return std::make_unique<NullJournal>();
   if (kind == "sqlite") {
-    WalLimits limits;
-    limits.presize_bytes = wal_bytes;
-    return make_sqlite_journal(dir, fsync, limits);
+    return make_sqlite_journal(dir, fsync, wal_limits_for(wal_bytes));
   }
   throw std::runtime_error("unknown journal kind '" + kind + "' (sqlite or none)");
 }

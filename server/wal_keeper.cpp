@@ -113,6 +113,20 @@ WalKeeper::~WalKeeper() {
   sqlite3_close(checkpoint_db_);
 }
 
+WalLimits wal_limits_for(std::int64_t presize_bytes) {
+  WalLimits limits;
+  if (presize_bytes <= 0) return limits;
+  constexpr std::int64_t kPage = 4096;
+  constexpr std::int64_t kFewest = 1000;
+  // Bounded so that four times it still counts in an int.
+  constexpr std::int64_t kMost = std::numeric_limits<int>::max() / 4;
+  limits.presize_bytes = presize_bytes;
+  limits.checkpoint_pages =
+      static_cast<int>(std::clamp(presize_bytes / 5 * 4 / kPage, kFewest, kMost));
+  limits.reset_pages = 4 * limits.checkpoint_pages;
+  return limits;
+}
+
 // After each commit of the writer, with the WAL's size in pages (SQLite's wal hook).
 int WalKeeper::wal_grew(void* self, sqlite3*, const char*, int pages) {
   auto* keeper = static_cast<WalKeeper*>(self);

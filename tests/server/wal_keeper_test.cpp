@@ -191,5 +191,34 @@ TEST_F(WalUpkeep, AWalPastTheResetLimitIsResetByTheWriter) {
   EXPECT_FALSE(keeper_->reset_due()) << "the WAL holds the one commit since";
 }
 
+// The WAL written ahead sets when checkpoints come: at four fifths of it, so that the WAL between
+// two of them stays within the blocks written ahead; the server's 40 MB gives the 32 MB
+// (8,192 pages) it always had.
+TEST(WalLimitsFor, CheckpointsComeAtFourFifthsOfTheWalWrittenAhead) {
+  const WalLimits defaults;
+  const WalLimits none = wal_limits_for(0);
+  EXPECT_EQ(none.presize_bytes, 0);
+  EXPECT_EQ(none.checkpoint_pages, defaults.checkpoint_pages);
+  EXPECT_EQ(none.reset_pages, defaults.reset_pages);
+
+  const WalLimits server = wal_limits_for(std::int64_t{40} << 20);
+  EXPECT_EQ(server.presize_bytes, std::int64_t{40} << 20);
+  EXPECT_EQ(server.checkpoint_pages, 8192);
+  EXPECT_EQ(server.reset_pages, 4 * 8192);
+
+  const WalLimits big = wal_limits_for(std::int64_t{160} << 20);
+  EXPECT_EQ(big.checkpoint_pages, 32768);
+  EXPECT_EQ(big.reset_pages, 4 * 32768);
+  // The WAL a checkpoint lets grow (frames of a page and a 24-byte header) fits what was written.
+  EXPECT_LT(std::int64_t{big.checkpoint_pages} * (4096 + 24), big.presize_bytes);
+
+  // Never more often than SQLite's own checkpoints, however small the WAL written ahead.
+  EXPECT_EQ(wal_limits_for(std::int64_t{1} << 20).checkpoint_pages, 1000);
+  // Nor past what counts in an int, however big.
+  const WalLimits huge = wal_limits_for(std::int64_t{1} << 50);
+  EXPECT_GT(huge.checkpoint_pages, 0);
+  EXPECT_GT(huge.reset_pages, huge.checkpoint_pages);
+}
+
 }  // namespace
 }  // namespace campfire::server::testing
