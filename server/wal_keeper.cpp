@@ -1,7 +1,9 @@
 #include "server/wal_keeper.hpp"
 
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -80,7 +82,7 @@ void WalKeeper::prepare_writer(sqlite3* writer_db, const std::string& path,
 
 WalKeeper::WalKeeper(sqlite3* writer_db, const std::string& path, bool fsync,
                      const WalLimits& limits, std::mutex& commit_mutex)
-    : limits_(limits), writer_db_(writer_db), commit_mutex_(commit_mutex) {
+    : limits_(limits), wal_path_(path + "-wal"), writer_db_(writer_db), commit_mutex_(commit_mutex) {
   checkpoint_db_ = sqlite::open(path, fsync);
   if (limits_.presize_bytes > 0) {
     try {
@@ -192,6 +194,7 @@ void WalKeeper::checkpoints() {
       continue;
     }
     last_tail = std::numeric_limits<int>::max();
+    presync_wal();
     // An event loop committing turn after turn would take the lock again and again ahead of
     // a thread waiting for it: until this pass has it, turns go to the writer.
     closing_wanted_.store(true);
@@ -205,6 +208,21 @@ void WalKeeper::checkpoints() {
       checkpoint_due_ = false;
     }
   }
+}
+
+// Syncs the WAL file through a descriptor of its own, without the commit lock. The closing pass
+// syncs the WAL before it copies, under the lock: that sync had to write out every frame
+// committed while the passes before it ran, and the commits it held back meanwhile (the frames
+// of every move made in those milliseconds) waited for it. Synced here first, the pass's own
+// sync finds only the few frames committed since. Pinocchio's p99 under `campfire-load rate` at
+// half its maximum with 1,000 connections went from 4.9-7.6 ms to 3.9-4.3 (five alternated
+// pairs), Tricky Tribes' from 4.9-5.6 to 3.1-3.9. Nothing depends on it: a WAL that cannot be
+// opened here is synced by the pass, as before.
+void WalKeeper::presync_wal() {
+  const int fd = ::open(wal_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fdatasync(fd);
+  ::close(fd);
 }
 
 // One passive checkpoint on the checkpointer's connection; `wal` gets the frames in the WAL,

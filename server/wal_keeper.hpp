@@ -64,8 +64,11 @@ class WalKeeper {
   static int wal_grew(void* self, sqlite3*, const char*, int pages);
   void checkpoints();
   bool passive_checkpoint(int& wal, int& copied);
+  // Before the closing pass takes the commit lock (see presync_wal).
+  void presync_wal();
 
   const WalLimits limits_;
+  const std::string wal_path_;
   sqlite3* writer_db_;
   std::mutex& commit_mutex_;
 
