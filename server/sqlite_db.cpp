@@ -1,5 +1,7 @@
 #include "server/sqlite_db.hpp"
 
+#include "server/sqlite_vfs.hpp"
+
 namespace campfire::server::sqlite {
 
 void exec(sqlite3* db, const char* sql) {
@@ -15,7 +17,7 @@ sqlite3* open(const std::string& path, bool fsync) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
+                      batching_vfs()) != SQLITE_OK) {
     const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     throw std::runtime_error("journal: cannot open " + path + ": " + message);
