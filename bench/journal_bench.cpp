@@ -1,8 +1,10 @@
 // campfire-journal-bench: how fast the journal makes accepted actions durable. R rooms each keep
 // one action in flight (a room sends nothing until its record is committed, so this is the
 // closed loop a busy server sees); prints records per second, records per commit and the commit
-// and record-to-durable latency percentiles. Numbers are printed, never asserted.
+// and record-to-durable latency percentiles, and the CPU time (every thread's, user and system)
+// per record. Numbers are printed, never asserted.
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +23,14 @@ using namespace campfire::server;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+// The process's CPU time so far, user and system, in seconds.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 double percentile(std::vector<double>& v, double p) {
   if (v.empty()) return 0;
@@ -97,11 +107,13 @@ int main(int argc, char** argv) {
     });
   };
   const auto start = Clock::now();
+  const double cpu_start = cpu_seconds();
   for (int r = 0; r < rooms; ++r) submit(r);
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   running = false;
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   const std::uint64_t total = done.load();
+  const double cpu = cpu_seconds() - cpu_start;
   journal->flush();
   // Closed before the numbers are read: a completion that raced the end of the run may still
   // queue one more record, whose commit calls back into this thread's locks. Holding the lock
@@ -114,10 +126,12 @@ int main(int argc, char** argv) {
                                                     static_cast<double>(commit_us.size());
   std::printf(
       "RESULT journal rooms=%d fsync=%d records_per_s=%.0f commits=%zu records_per_commit=%.1f "
-      "commit_p50_us=%.0f commit_p99_us=%.0f durable_p50_us=%.0f durable_p99_us=%.0f\n",
+      "commit_p50_us=%.0f commit_p99_us=%.0f durable_p50_us=%.0f durable_p99_us=%.0f "
+      "cpu_us_per_record=%.1f\n",
       rooms, fsync ? 1 : 0, static_cast<double>(total) / elapsed, commit_us.size(), per_commit,
       percentile(commit_us, 0.5), percentile(commit_us, 0.99), percentile(durable_us, 0.5),
-      percentile(durable_us, 0.99));
+      percentile(durable_us, 0.99),
+      total > 0 ? cpu * 1e6 / static_cast<double>(total) : 0.0);
   std::filesystem::remove_all(dir);
   return 0;
 }
