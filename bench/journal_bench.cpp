@@ -3,8 +3,8 @@
 // closed loop a busy server sees); prints records per second, records per commit and the commit
 // and record-to-durable latency percentiles, and the CPU time (every thread's, user and system)
 // per record. Numbers are printed, never asserted.
-#include <CLI/CLI.hpp>
 #include <sys/resource.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -130,8 +130,7 @@ int main(int argc, char** argv) {
       "cpu_us_per_record=%.1f\n",
       rooms, fsync ? 1 : 0, static_cast<double>(total) / elapsed, commit_us.size(), per_commit,
       percentile(commit_us, 0.5), percentile(commit_us, 0.99), percentile(durable_us, 0.5),
-      percentile(durable_us, 0.99),
-      total > 0 ? cpu * 1e6 / static_cast<double>(total) : 0.0);
+      percentile(durable_us, 0.99), total > 0 ? cpu * 1e6 / static_cast<double>(total) : 0.0);
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -29,7 +29,7 @@ sqlite3_vfs* system_vfs = nullptr;
 struct WalFile {
   sqlite3_file base;  // first, so that SQLite's pointer is this one's
   sqlite3_file* real = nullptr;
-  std::string held;             // writes not made yet, that follow each other from held_at
+  std::string held;  // writes not made yet, that follow each other from held_at
   sqlite3_int64 held_at = 0;
   bool commit_frame_next = false;  // the last write was the header of a commit's last frame
 };
@@ -39,7 +39,9 @@ constexpr std::size_t real_offset() {
   return (sizeof(WalFile) + a - 1) / a * a;
 }
 
-WalFile* wal(sqlite3_file* f) { return reinterpret_cast<WalFile*>(f); }
+WalFile* wal(sqlite3_file* f) {
+  return reinterpret_cast<WalFile*>(f);
+}
 
 int write_out(WalFile* w) {
   if (w->held.empty()) return SQLITE_OK;
@@ -145,7 +147,9 @@ int wal_shm_lock(sqlite3_file* f, int offset, int n, int flags) {
   return wal(f)->real->pMethods->xShmLock(wal(f)->real, offset, n, flags);
 }
 
-void wal_shm_barrier(sqlite3_file* f) { wal(f)->real->pMethods->xShmBarrier(wal(f)->real); }
+void wal_shm_barrier(sqlite3_file* f) {
+  wal(f)->real->pMethods->xShmBarrier(wal(f)->real);
+}
 
 int wal_shm_unmap(sqlite3_file* f, int delete_flag) {
   return wal(f)->real->pMethods->xShmUnmap(wal(f)->real, delete_flag);
@@ -223,19 +227,27 @@ int access(sqlite3_vfs*, const char* name, int flags, int* out) {
 int full_pathname(sqlite3_vfs*, const char* name, int n, char* out) {
   return system_vfs->xFullPathname(system_vfs, name, n, out);
 }
-void* dl_open(sqlite3_vfs*, const char* name) { return system_vfs->xDlOpen(system_vfs, name); }
-void dl_error(sqlite3_vfs*, int n, char* out) { system_vfs->xDlError(system_vfs, n, out); }
+void* dl_open(sqlite3_vfs*, const char* name) {
+  return system_vfs->xDlOpen(system_vfs, name);
+}
+void dl_error(sqlite3_vfs*, int n, char* out) {
+  system_vfs->xDlError(system_vfs, n, out);
+}
 void (*dl_sym(sqlite3_vfs*, void* handle, const char* symbol))(void) {
   return system_vfs->xDlSym(system_vfs, handle, symbol);
 }
-void dl_close(sqlite3_vfs*, void* handle) { system_vfs->xDlClose(system_vfs, handle); }
+void dl_close(sqlite3_vfs*, void* handle) {
+  system_vfs->xDlClose(system_vfs, handle);
+}
 int randomness(sqlite3_vfs*, int n, char* out) {
   return system_vfs->xRandomness(system_vfs, n, out);
 }
 int sleep_for(sqlite3_vfs*, int microseconds) {
   return system_vfs->xSleep(system_vfs, microseconds);
 }
-int current_time(sqlite3_vfs*, double* out) { return system_vfs->xCurrentTime(system_vfs, out); }
+int current_time(sqlite3_vfs*, double* out) {
+  return system_vfs->xCurrentTime(system_vfs, out);
+}
 int last_error(sqlite3_vfs*, int n, char* out) {
   return system_vfs->xGetLastError(system_vfs, n, out);
 }

@@ -82,7 +82,10 @@ void WalKeeper::prepare_writer(sqlite3* writer_db, const std::string& path,
 
 WalKeeper::WalKeeper(sqlite3* writer_db, const std::string& path, bool fsync,
                      const WalLimits& limits, std::mutex& commit_mutex)
-    : limits_(limits), wal_path_(path + "-wal"), writer_db_(writer_db), commit_mutex_(commit_mutex) {
+    : limits_(limits),
+      wal_path_(path + "-wal"),
+      writer_db_(writer_db),
+      commit_mutex_(commit_mutex) {
   checkpoint_db_ = sqlite::open(path, fsync);
   if (limits_.presize_bytes > 0) {
     try {
