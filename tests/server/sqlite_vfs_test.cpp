@@ -9,29 +9,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <string>
 
 #include "server/sqlite_db.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace campfire::server::testing {
 namespace {
 
 class BatchingVfs : public ::testing::Test {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = std::filesystem::temp_directory_path() /
-           ("campfire-vfs-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(counter.fetch_add(1)));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "campfire.db").string();
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { path_ = (dir_.path() / "campfire.db").string(); }
 
   // A connection through the system's own VFS, as another program reading the journal would
   // have.
@@ -54,7 +45,7 @@ class BatchingVfs : public ::testing::Test {
     return q.text(0);
   }
 
-  std::filesystem::path dir_;
+  campfire::testing::ScratchDir dir_{"campfire-vfs-test"};
   std::string path_;
 };
 

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "server/sqlite_db.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace campfire::server::testing {
 namespace {
@@ -26,13 +27,7 @@ namespace {
 class WalUpkeep : public ::testing::Test {
  protected:
   void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = std::filesystem::temp_directory_path() /
-           ("campfire-wal-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(counter.fetch_add(1)));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "campfire.db").string();
+    path_ = (dir_.path() / "campfire.db").string();
     writer_ = sqlite::open(path_, false);
     sqlite::exec(writer_, "CREATE TABLE t(v BLOB)");
   }
@@ -40,7 +35,6 @@ class WalUpkeep : public ::testing::Test {
   void TearDown() override {
     keeper_.reset();
     sqlite3_close(writer_);
-    std::filesystem::remove_all(dir_);
   }
 
   void start(const WalLimits& limits) {
@@ -96,7 +90,7 @@ class WalUpkeep : public ::testing::Test {
     return keeper_->restart_owed_to_writer();
   }
 
-  std::filesystem::path dir_;
+  campfire::testing::ScratchDir dir_{"campfire-wal-test"};
   std::string path_;
   sqlite3* writer_ = nullptr;
   std::mutex commit_mutex_;
