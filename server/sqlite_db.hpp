@@ -9,7 +9,8 @@
 
 namespace campfire::server::sqlite {
 
-// Opens (or creates) the database at `path` in WAL mode; `fsync`: every commit synced to disk.
+// Opens (or creates) the database at `path` in WAL mode, through the layer that writes a
+// commit's WAL frames in one call (server/sqlite_vfs.hpp); `fsync`: every commit synced to disk.
 sqlite3* open(const std::string& path, bool fsync);
 // Runs SQL that returns nothing.
 void exec(sqlite3* db, const char* sql);
