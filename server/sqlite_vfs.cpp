@@ -66,12 +66,6 @@ int wal_close(sqlite3_file* f) {
   return written != SQLITE_OK ? written : rc;
 }
 
-int wal_read(sqlite3_file* f, void* out, int n, sqlite3_int64 at) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xRead(w->real, out, n, at);
-}
-
 int wal_write(sqlite3_file* f, const void* data, int n, sqlite3_int64 at) {
   WalFile* w = wal(f);
   if (!w->held.empty() && at != w->held_at + static_cast<sqlite3_int64>(w->held.size())) {
@@ -91,104 +85,45 @@ int wal_write(sqlite3_file* f, const void* data, int n, sqlite3_int64 at) {
   return SQLITE_OK;
 }
 
-int wal_truncate(sqlite3_file* f, sqlite3_int64 size) {
+// What the WAL does besides writing: write out what is held, then do what the system's file does
+// (`flushed`), or just do that (`passed`; nothing held matters to it). The file's methods are
+// these with the system's method named.
+template <auto Method, typename... Args>
+int flushed(sqlite3_file* f, Args... args) {
   WalFile* w = wal(f);
   if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xTruncate(w->real, size);
+  return (w->real->pMethods->*Method)(w->real, args...);
 }
 
-int wal_sync(sqlite3_file* f, int flags) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xSync(w->real, flags);
-}
-
-int wal_file_size(sqlite3_file* f, sqlite3_int64* size) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xFileSize(w->real, size);
-}
-
-int wal_lock(sqlite3_file* f, int level) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xLock(w->real, level);
-}
-
-int wal_unlock(sqlite3_file* f, int level) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xUnlock(w->real, level);
-}
-
-int wal_check_reserved_lock(sqlite3_file* f, int* out) {
-  return wal(f)->real->pMethods->xCheckReservedLock(wal(f)->real, out);
-}
-
-int wal_file_control(sqlite3_file* f, int op, void* arg) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xFileControl(w->real, op, arg);
-}
-
-int wal_sector_size(sqlite3_file* f) {
-  return wal(f)->real->pMethods->xSectorSize(wal(f)->real);
-}
-
-int wal_device_characteristics(sqlite3_file* f) {
-  return wal(f)->real->pMethods->xDeviceCharacteristics(wal(f)->real);
-}
-
-int wal_shm_map(sqlite3_file* f, int page, int size, int extend, void volatile** out) {
-  return wal(f)->real->pMethods->xShmMap(wal(f)->real, page, size, extend, out);
-}
-
-int wal_shm_lock(sqlite3_file* f, int offset, int n, int flags) {
-  return wal(f)->real->pMethods->xShmLock(wal(f)->real, offset, n, flags);
-}
-
-void wal_shm_barrier(sqlite3_file* f) {
-  wal(f)->real->pMethods->xShmBarrier(wal(f)->real);
-}
-
-int wal_shm_unmap(sqlite3_file* f, int delete_flag) {
-  return wal(f)->real->pMethods->xShmUnmap(wal(f)->real, delete_flag);
-}
-
-int wal_fetch(sqlite3_file* f, sqlite3_int64 at, int n, void** out) {
-  WalFile* w = wal(f);
-  if (const int rc = write_out(w); rc != SQLITE_OK) return rc;
-  return w->real->pMethods->xFetch(w->real, at, n, out);
-}
-
-int wal_unfetch(sqlite3_file* f, sqlite3_int64 at, void* p) {
-  return wal(f)->real->pMethods->xUnfetch(wal(f)->real, at, p);
+template <auto Method, typename Result, typename... Args>
+Result passed(sqlite3_file* f, Args... args) {
+  return (wal(f)->real->pMethods->*Method)(wal(f)->real, args...);
 }
 
 sqlite3_io_methods wal_methods_for(const sqlite3_io_methods& real) {
   sqlite3_io_methods m{};
   m.iVersion = real.iVersion;
   m.xClose = wal_close;
-  m.xRead = wal_read;
+  m.xRead = flushed<&sqlite3_io_methods::xRead>;
   m.xWrite = wal_write;
-  m.xTruncate = wal_truncate;
-  m.xSync = wal_sync;
-  m.xFileSize = wal_file_size;
-  m.xLock = wal_lock;
-  m.xUnlock = wal_unlock;
-  m.xCheckReservedLock = wal_check_reserved_lock;
-  m.xFileControl = wal_file_control;
-  m.xSectorSize = wal_sector_size;
-  m.xDeviceCharacteristics = wal_device_characteristics;
+  m.xTruncate = flushed<&sqlite3_io_methods::xTruncate>;
+  m.xSync = flushed<&sqlite3_io_methods::xSync>;
+  m.xFileSize = flushed<&sqlite3_io_methods::xFileSize>;
+  m.xLock = flushed<&sqlite3_io_methods::xLock>;
+  m.xUnlock = flushed<&sqlite3_io_methods::xUnlock>;
+  m.xCheckReservedLock = passed<&sqlite3_io_methods::xCheckReservedLock>;
+  m.xFileControl = flushed<&sqlite3_io_methods::xFileControl>;
+  m.xSectorSize = passed<&sqlite3_io_methods::xSectorSize>;
+  m.xDeviceCharacteristics = passed<&sqlite3_io_methods::xDeviceCharacteristics>;
   if (real.iVersion >= 2) {
-    m.xShmMap = real.xShmMap != nullptr ? wal_shm_map : nullptr;
-    m.xShmLock = real.xShmLock != nullptr ? wal_shm_lock : nullptr;
-    m.xShmBarrier = real.xShmBarrier != nullptr ? wal_shm_barrier : nullptr;
-    m.xShmUnmap = real.xShmUnmap != nullptr ? wal_shm_unmap : nullptr;
+    if (real.xShmMap != nullptr) m.xShmMap = passed<&sqlite3_io_methods::xShmMap>;
+    if (real.xShmLock != nullptr) m.xShmLock = passed<&sqlite3_io_methods::xShmLock>;
+    if (real.xShmBarrier != nullptr) m.xShmBarrier = passed<&sqlite3_io_methods::xShmBarrier>;
+    if (real.xShmUnmap != nullptr) m.xShmUnmap = passed<&sqlite3_io_methods::xShmUnmap>;
   }
   if (real.iVersion >= 3) {
-    m.xFetch = real.xFetch != nullptr ? wal_fetch : nullptr;
-    m.xUnfetch = real.xUnfetch != nullptr ? wal_unfetch : nullptr;
+    if (real.xFetch != nullptr) m.xFetch = flushed<&sqlite3_io_methods::xFetch>;
+    if (real.xUnfetch != nullptr) m.xUnfetch = passed<&sqlite3_io_methods::xUnfetch>;
   }
   return m;
 }
