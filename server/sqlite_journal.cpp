@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "server/sqlite_db.hpp"
+#include "server/sqlite_moves.hpp"
 #include "server/sqlite_reader.hpp"
 #include "server/wal_keeper.hpp"
 
@@ -43,7 +44,8 @@ CREATE TABLE IF NOT EXISTS rooms(
   created_ms INTEGER NOT NULL,
   finished_ms INTEGER,
   result TEXT,
-  fairness TEXT);
+  fairness TEXT,
+  first_seq INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS rooms_by_status ON rooms(status, finished_ms);
 CREATE TABLE IF NOT EXISTS seats(
   code TEXT NOT NULL,
@@ -54,6 +56,7 @@ CREATE TABLE IF NOT EXISTS seats(
   names TEXT,
   entropy TEXT NOT NULL DEFAULT '',
   PRIMARY KEY(code, seat)) WITHOUT ROWID;
+-- Moves of finished rooms (and of rooms in play, copied from `moves`: server/sqlite_moves.hpp).
 CREATE TABLE IF NOT EXISTS actions(
   code TEXT NOT NULL,
   idx INTEGER NOT NULL,
@@ -75,11 +78,15 @@ class SqliteJournal final : public Journal {
     writer_db_ = sqlite::open(path_, fsync);
     try {
       sqlite::exec(writer_db_, kSchema);
+      sqlite::exec(writer_db_, MoveLog::schema());
       upgrade();
+      moves_ = std::make_unique<MoveLog>(writer_db_);
+      moves_->open();
       WalKeeper::prepare_writer(writer_db_, path_, limits);
     } catch (...) {
       // A journal this server cannot use (one in a later format, say) is closed before the error
       // is passed on.
+      moves_.reset();
       sqlite3_close(writer_db_);
       throw;
     }
@@ -89,6 +96,7 @@ class SqliteJournal final : public Journal {
       prepare();
     } catch (...) {
       statements_.clear();
+      moves_.reset();
       reader_.reset();
       sqlite3_close(writer_db_);
       throw;
@@ -116,6 +124,7 @@ class SqliteJournal final : public Journal {
     thread_.join();
     wal_.reset();
     statements_.clear();
+    moves_.reset();
     reader_.reset();
     // The last connection to close copies what the WAL still holds into the database.
     sqlite3_close(writer_db_);
@@ -273,11 +282,18 @@ class SqliteJournal final : public Journal {
     try {
       st(kBegin).run();
       for (const Pending& p : batch) apply(p.record);
+      moves_->upkeep();
       st(kCommit).run();
     } catch (const std::exception& e) {
       ok = false;
       spdlog::critical("journal: a commit of {} records failed: {}", batch.size(), e.what());
       sqlite3_exec(writer_db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      try {
+        // The moves' bookkeeping followed the records: it is read back as the rollback left it.
+        moves_->reload();
+      } catch (const std::exception& again) {
+        spdlog::critical("journal: the moves cannot be read back: {}", again.what());
+      }
     }
     const auto took = std::chrono::steady_clock::now() - started;
     if (on_commit)
@@ -305,8 +321,10 @@ class SqliteJournal final : public Journal {
   // each seat's contribution (seats.entropy). A format-1 journal gains both columns and its
   // rooms carry on without fairness; a journal from a later format is refused. A journal written
   // before seats kept their earlier names also lacks seats.names: it gains that column too, and
-  // its seats keep the one name they had.
-  static constexpr int kFormat = 2;
+  // its seats keep the one name they had. Format 3 appends moves in time order (`moves`,
+  // rooms.first_seq; server/sqlite_moves.hpp); an earlier journal's moves stay in `actions`,
+  // where its rooms in play go on from.
+  static constexpr int kFormat = 3;
 
   bool has_column(const char* table, const char* column) {
     Stmt q(writer_db_,
@@ -336,6 +354,9 @@ class SqliteJournal final : public Journal {
     if (!has_column("seats", "entropy")) {
       sqlite::exec(writer_db_, "ALTER TABLE seats ADD COLUMN entropy TEXT NOT NULL DEFAULT ''");
     }
+    if (!has_column("rooms", "first_seq")) {
+      sqlite::exec(writer_db_, "ALTER TABLE rooms ADD COLUMN first_seq INTEGER NOT NULL DEFAULT 0");
+    }
     if (format < kFormat) {
       sqlite::exec(writer_db_, ("PRAGMA user_version = " + std::to_string(kFormat)).c_str());
     }
@@ -345,7 +366,6 @@ class SqliteJournal final : public Journal {
     kInsertRoom,
     kPutSeat,
     kFreeSeat,
-    kInsertAction,
     kSetStatus,
     kSetVersion,
     kDelRoom,
@@ -359,12 +379,11 @@ class SqliteJournal final : public Journal {
   void prepare() {
     const char* sql[kCount] = {
         "INSERT INTO rooms(code, game, seats, options, seed, deck_order, listed, settings, status,"
-        " version, created_ms, fairness) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        " version, created_ms, fairness, first_seq)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         "INSERT OR REPLACE INTO seats(code, seat, name, token_hash, bot, names, entropy)"
         " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         "DELETE FROM seats WHERE code = ?1 AND seat = ?2",
-        "INSERT INTO actions(code, idx, seat, action, at_ms, version) VALUES(?1, ?2, ?3, ?4, ?5, "
-        "?6)",
         "UPDATE rooms SET status = ?2, result = ?3, finished_ms = ?4 WHERE code = ?1",
         "UPDATE rooms SET version = ?2 WHERE code = ?1",
         "DELETE FROM rooms WHERE code = ?1",
@@ -398,6 +417,8 @@ class SqliteJournal final : public Journal {
         } else {
           q.bind(12, dump(room.fairness));
         }
+        // Rows of `moves` below it are an earlier room's of the same code.
+        q.bind(13, moves_->next_seq());
         q.run();
         return;
       }
@@ -416,15 +437,9 @@ class SqliteJournal final : public Journal {
         st(kFreeSeat).bind(1, r.code).bind(2, r.seat.seat).run();
         break;
       case Record::Kind::kAction:
-        // The room's version rides in the action's row: one write per action.
-        st(kInsertAction)
-            .bind(1, r.code)
-            .bind(2, static_cast<long long>(r.index))
-            .bind(3, r.action.seat)
-            .bind(4, dump(r.action.action))
-            .bind(5, r.action.at_ms)
-            .bind(6, r.version)
-            .run();
+        // The room's version rides in the move's row: one write per action.
+        moves_->append(r.code, static_cast<std::int64_t>(r.index), r.action.seat,
+                       dump(r.action.action), r.action.at_ms, r.version);
         return;
       case Record::Kind::kStatus: {
         Stmt& q = st(kSetStatus);
@@ -434,17 +449,21 @@ class SqliteJournal final : public Journal {
         } else {
           q.bind(3, dump(r.result));
         }
-        if (r.status == "over" || r.status == "abandoned") {
+        const bool ended = r.status == "over" || r.status == "abandoned";
+        if (ended) {
           q.bind(4, wall_ms());
         } else {
           q.bind_null(4);
         }
         q.run();
+        // Replays read a finished room from `actions` alone.
+        if (ended) moves_->ended(r.code);
         break;
       }
       case Record::Kind::kVersion:
         break;
       case Record::Kind::kRemove:
+        moves_->removed(r.code);
         st(kDelActions).bind(1, r.code).run();
         st(kDelSeats).bind(1, r.code).run();
         st(kDelRoom).bind(1, r.code).run();
@@ -499,6 +518,7 @@ class SqliteJournal final : public Journal {
   std::string path_;
   sqlite3* writer_db_ = nullptr;
   std::vector<std::unique_ptr<Stmt>> statements_;  // under commit_mutex_
+  std::unique_ptr<MoveLog> moves_;                 // under commit_mutex_
   std::unique_ptr<SqliteReader> reader_;
 
   // Whoever commits holds it, the writer thread or an event loop's (release_gathered); the WAL's

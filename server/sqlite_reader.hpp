@@ -46,6 +46,7 @@ class SqliteReader {
   std::unique_ptr<sqlite::Stmt> room_;
   std::unique_ptr<sqlite::Stmt> seats_;
   std::unique_ptr<sqlite::Stmt> actions_;
+  std::unique_ptr<sqlite::Stmt> moves_;
 };
 
 }  // namespace campfire::server

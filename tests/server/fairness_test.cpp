@@ -366,7 +366,7 @@ INSERT INTO rooms VALUES('PASTRM', 'pinocchio', 2, '{}', '11', NULL, 1, '{}', 'w
     sqlite3_stmt* q = nullptr;
     ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, nullptr), SQLITE_OK);
     ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-    EXPECT_EQ(sqlite3_column_int(q, 0), 2) << "the journal is now in format 2";
+    EXPECT_EQ(sqlite3_column_int(q, 0), 3) << "the journal is now in the current format";
     sqlite3_finalize(q);
     sqlite3_close(db);
   }
@@ -385,7 +385,8 @@ INSERT INTO rooms VALUES('PASTRM', 'pinocchio', 2, '{}', '11', NULL, 1, '{}', 'w
   EXPECT_NE(refused.value("message", "").find("before fair shuffles"), std::string::npos);
   server_.reset();
 
-  run("PRAGMA user_version = 3;");
+  // A journal from a later format is refused.
+  run("PRAGMA user_version = 4;");
   EXPECT_THROW(make_journal("sqlite", dir, false), std::runtime_error);
 }
 
