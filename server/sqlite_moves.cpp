@@ -136,10 +136,20 @@ void MoveLog::upkeep() {
   };
   std::int64_t cut = front();
   if (next_seq_ - cut > limits_.span) {
-    // Rooms that have held the front for long have their moves copied now; they go on appending.
+    // Rooms that have held the front for long have their moves copied now, those holding it
+    // furthest back first; they go on appending. The next looks copy more.
     const std::int64_t keep_from = next_seq_ - limits_.span / 2;
+    std::vector<Room*> behind;
     for (auto& [code, room] : rooms_) {
-      if (!room.seqs.empty() && room.seqs.front() < keep_from) copy(room);
+      if (!room.seqs.empty() && room.seqs.front() < keep_from) behind.push_back(&room);
+    }
+    std::sort(behind.begin(), behind.end(),
+              [](const Room* a, const Room* b) { return a->seqs.front() < b->seqs.front(); });
+    std::int64_t copied = 0;
+    for (Room* room : behind) {
+      if (copied >= limits_.copy_at_most) break;
+      copied += static_cast<std::int64_t>(room->seqs.size());
+      copy(*room);
     }
     cut = front();
   }

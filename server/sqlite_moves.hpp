@@ -39,8 +39,10 @@ class MoveLog {
     // Rows dropped at the least in one go, so that a range delete frees whole pages.
     std::int64_t drop_at_least = 1024;
     // When a room in play holds more rows than this back from being dropped, the rooms holding
-    // them have their moves copied early.
+    // them have their moves copied early, oldest first,
     std::int64_t span = 65536;
+    // up to about this many rows at a look, so that no commit carries a long copy.
+    std::int64_t copy_at_most = 4096;
   };
 
   // Statements prepared on `db`, whose tables exist (schema()).

@@ -286,7 +286,7 @@ TEST_F(MovesInTimeOrder, ALongRoomIsCopiedEarlyAndTheFrontIsDropped) {
   sqlite3* db = sqlite::open((dir_.path() / "campfire.db").string(), false);
   std::int64_t most_rows = 0;
   {
-    MoveLog log(db, MoveLog::Limits{4, 8, 32});
+    MoveLog log(db, MoveLog::Limits{4, 8, 32, 64});
     log.reload();
     std::int64_t long_moves = 0;
     for (int r = 0; r < kShortRooms; ++r) {
@@ -319,6 +319,56 @@ TEST_F(MovesInTimeOrder, ALongRoomIsCopiedEarlyAndTheFrontIsDropped) {
     ASSERT_TRUE(s);
     ASSERT_EQ(s->log.size(), 3u);
     EXPECT_EQ(s->log[2].action["n"], 2);
+  }
+}
+
+// Many rooms in play at once, all holding the front back: each look copies a few of them, those
+// holding it furthest back, rather than all at once in one commit.
+TEST_F(MovesInTimeOrder, EarlyCopiesAreSpreadOverManyCommits) {
+  constexpr int kRooms = 20;
+  constexpr int kBatches = 50;
+  const auto code = [](int r) { return "L" + std::to_string(10000 + r); };
+  {
+    auto j = journal();
+    for (int r = 0; r < kRooms; ++r) j->write(create_record(code(r)), nullptr);
+    j->flush();
+  }
+  sqlite3* db = sqlite::open((dir_.path() / "campfire.db").string(), false);
+  const MoveLog::Limits limits{4, 8, 100, 24};
+  std::size_t most_copied = 0;
+  std::size_t copies = 0;
+  std::int64_t most_rows = 0;
+  {
+    MoveLog log(db, limits);
+    log.reload();
+    for (int b = 0; b < kBatches; ++b) {
+      sqlite::exec(db, "BEGIN IMMEDIATE");
+      for (int r = 0; r < kRooms; ++r)
+        log.append(code(r), b, 0, "{\"n\":" + std::to_string(b) + "}", 1, 1);
+      const std::size_t before = log.uncopied();
+      log.upkeep();
+      const std::size_t copied = before - log.uncopied();
+      most_copied = std::max(most_copied, copied);
+      copies += copied > 0 ? 1 : 0;
+      sqlite::exec(db, "COMMIT");
+      sqlite::Stmt q(db, "SELECT count(*) FROM moves");
+      q.step();
+      most_rows = std::max<std::int64_t>(most_rows, q.integer(0));
+    }
+  }
+  sqlite3_close(db);
+  // A look copies whole rooms until it has 24 rows (33 at most here, where copying every room
+  // behind copies over a hundred), and the table stays within twice the span (a thousand rows
+  // without early copies).
+  EXPECT_GT(copies, 3u);
+  EXPECT_LE(most_copied, 40u);
+  EXPECT_LE(most_rows, 200);
+  auto j = journal();
+  for (int r = 0; r < kRooms; ++r) {
+    const auto room = j->load(code(r));
+    ASSERT_TRUE(room);
+    ASSERT_EQ(room->log.size(), static_cast<std::size_t>(kBatches));
+    for (int i = 0; i < kBatches; ++i) EXPECT_EQ(room->log[i].action["n"], i);
   }
 }
 
