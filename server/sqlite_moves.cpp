@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "server/sqlite_db.hpp"
 
@@ -28,10 +29,9 @@ MoveLog::MoveLog(sqlite3* db, Limits limits)
       insert_(std::make_unique<Stmt>(db,
                                      "INSERT INTO moves(seq, code, idx, seat, action, at_ms,"
                                      " version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
-      copy_(std::make_unique<Stmt>(
-          db,
-          "INSERT INTO actions(code, idx, seat, action, at_ms, version)"
-          " SELECT code, idx, seat, action, at_ms, version FROM moves WHERE seq = ?1")),
+      copy_(std::make_unique<Stmt>(db,
+                                   "INSERT INTO actions(code, idx, seat, action, at_ms, version)"
+                                   " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")),
       drop_(std::make_unique<Stmt>(db, "DELETE FROM moves WHERE seq < ?1")),
       next_idx_(std::make_unique<Stmt>(
           db, "SELECT coalesce(max(idx) + 1, 0) FROM actions WHERE code = ?1")) {}
@@ -52,13 +52,15 @@ void MoveLog::reload() {
   dropped_to_ = scalar("SELECT coalesce(min(seq), 1) FROM moves");
   // The rows of rooms in play that `actions` does not have yet, in the order they were appended.
   Stmt q(db_,
-         "SELECT m.seq, m.code, m.idx FROM moves m JOIN rooms r ON r.code = m.code"
+         "SELECT m.seq, m.code, m.idx, m.seat, m.action, m.at_ms, m.version"
+         " FROM moves m JOIN rooms r ON r.code = m.code"
          " WHERE m.seq >= r.first_seq AND r.status IN ('waiting', 'playing')"
          " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.code = m.code AND a.idx = m.idx)"
          " ORDER BY m.seq");
   while (q.step()) {
     Room& room = rooms_[q.text(1)];
-    room.seqs.push_back(q.integer(0));
+    room.rows.push_back(
+        {q.integer(0), q.integer(2), q.integer(3), q.text(4), q.integer(5), q.integer(6)});
     room.next_idx = q.integer(2) + 1;
   }
   q.reset();
@@ -68,7 +70,7 @@ void MoveLog::open() {
   sqlite::exec(db_, "BEGIN IMMEDIATE");
   try {
     reload();
-    for (auto& [code, room] : rooms_) copy(room);
+    for (auto& [code, room] : rooms_) copy(code, room);
     rooms_.clear();
     // Everything but the newest row, whose seq the next move's follows.
     if (next_seq_ - 1 > dropped_to_) {
@@ -83,7 +85,7 @@ void MoveLog::open() {
 }
 
 void MoveLog::append(const std::string& code, std::int64_t idx, std::int64_t seat,
-                     const std::string& action, std::int64_t at_ms, std::int64_t version) {
+                     std::string action, std::int64_t at_ms, std::int64_t version) {
   auto it = rooms_.find(code);
   if (it == rooms_.end()) {
     // A room in play with nothing in the table: it goes on from what `actions` has.
@@ -105,20 +107,28 @@ void MoveLog::append(const std::string& code, std::int64_t idx, std::int64_t sea
       .bind(6, at_ms)
       .bind(7, version)
       .run();
-  room.seqs.push_back(next_seq_++);
+  room.rows.push_back({next_seq_++, idx, seat, std::move(action), at_ms, version});
   ++room.next_idx;
   ++since_check_;
 }
 
-void MoveLog::copy(Room& room) {
-  for (const std::int64_t seq : room.seqs) copy_->bind(1, seq).run();
-  room.seqs.clear();
+void MoveLog::copy(const std::string& code, Room& room) {
+  for (const Row& row : room.rows) {
+    copy_->bind(1, code)
+        .bind(2, row.idx)
+        .bind(3, row.seat)
+        .bind(4, row.action)
+        .bind(5, row.at_ms)
+        .bind(6, row.version)
+        .run();
+  }
+  room.rows.clear();
 }
 
 void MoveLog::ended(const std::string& code) {
   const auto it = rooms_.find(code);
   if (it == rooms_.end()) return;
-  copy(it->second);
+  copy(code, it->second);
   rooms_.erase(it);
 }
 
@@ -130,7 +140,7 @@ void MoveLog::upkeep() {
   const auto front = [&] {
     std::int64_t cut = newest;
     for (const auto& [code, room] : rooms_) {
-      if (!room.seqs.empty()) cut = std::min(cut, room.seqs.front());
+      if (!room.rows.empty()) cut = std::min(cut, room.rows.front().seq);
     }
     return cut;
   };
@@ -139,17 +149,19 @@ void MoveLog::upkeep() {
     // Rooms that have held the front for long have their moves copied now, those holding it
     // furthest back first; they go on appending. The next looks copy more.
     const std::int64_t keep_from = next_seq_ - limits_.span / 2;
-    std::vector<Room*> behind;
+    std::vector<std::pair<const std::string*, Room*>> behind;
     for (auto& [code, room] : rooms_) {
-      if (!room.seqs.empty() && room.seqs.front() < keep_from) behind.push_back(&room);
+      if (!room.rows.empty() && room.rows.front().seq < keep_from)
+        behind.emplace_back(&code, &room);
     }
-    std::sort(behind.begin(), behind.end(),
-              [](const Room* a, const Room* b) { return a->seqs.front() < b->seqs.front(); });
+    std::sort(behind.begin(), behind.end(), [](const auto& a, const auto& b) {
+      return a.second->rows.front().seq < b.second->rows.front().seq;
+    });
     std::int64_t copied = 0;
-    for (Room* room : behind) {
+    for (auto& [code, room] : behind) {
       if (copied >= limits_.copy_at_most) break;
-      copied += static_cast<std::int64_t>(room->seqs.size());
-      copy(*room);
+      copied += static_cast<std::int64_t>(room->rows.size());
+      copy(*code, *room);
     }
     cut = front();
   }
@@ -161,7 +173,7 @@ void MoveLog::upkeep() {
 
 std::size_t MoveLog::uncopied() const {
   std::size_t n = 0;
-  for (const auto& [code, room] : rooms_) n += room.seqs.size();
+  for (const auto& [code, room] : rooms_) n += room.rows.size();
   return n;
 }
 

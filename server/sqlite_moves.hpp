@@ -14,6 +14,10 @@
 //   with its code, seq >= rooms.first_seq (rows of an earlier room of the same code are below it)
 //   and idx >= k (rows already copied may still be there).
 //
+// The rows of rooms in play not yet copied are also kept in memory (at most about `span` of
+// them), so that a copy writes `actions` without reading `moves` back: those reads, of pages
+// spread over the whole table, were most of what a copy cost.
+//
 // Used by the journal's writer connection only, within its transactions (the caller's lock).
 #pragma once
 
@@ -42,7 +46,7 @@ class MoveLog {
     // them have their moves copied early, oldest first,
     std::int64_t span = 65536;
     // up to about this many rows at a look, so that no commit carries a long copy.
-    std::int64_t copy_at_most = 4096;
+    std::int64_t copy_at_most = 1024;
   };
 
   // Statements prepared on `db`, whose tables exist (schema()).
@@ -65,8 +69,8 @@ class MoveLog {
   // The seq the next move will have: a new room's rooms.first_seq.
   std::int64_t next_seq() const { return next_seq_; }
   // Appends move `idx` of room `code`; throws std::runtime_error unless it is the room's next.
-  void append(const std::string& code, std::int64_t idx, std::int64_t seat,
-              const std::string& action, std::int64_t at_ms, std::int64_t version);
+  void append(const std::string& code, std::int64_t idx, std::int64_t seat, std::string action,
+              std::int64_t at_ms, std::int64_t version);
   // The room's game ended: its moves are copied to `actions`.
   void ended(const std::string& code);
   // The room is gone; its rows in the table are left to be dropped with the front.
@@ -78,12 +82,20 @@ class MoveLog {
   std::size_t uncopied() const;
 
  private:
+  struct Row {
+    std::int64_t seq;
+    std::int64_t idx;
+    std::int64_t seat;
+    std::string action;
+    std::int64_t at_ms;
+    std::int64_t version;
+  };
   struct Room {
-    std::vector<std::int64_t> seqs;  // its rows in the table not yet copied, oldest first
+    std::vector<Row> rows;  // its rows in the table not yet copied, oldest first
     std::int64_t next_idx = 0;
   };
 
-  void copy(Room& room);
+  void copy(const std::string& code, Room& room);
   std::int64_t scalar(const char* sql);
 
   sqlite3* db_;
