@@ -1,7 +1,8 @@
 // The SQLite journal: `campfire.db` in WAL mode. Each turn's records are committed together, by the
 // event loop that ends the turn or by the journal's writer thread; loads go through a reader of
-// their own (server/sqlite_reader.hpp) and checkpoints run on a thread beside them
-// (server/wal_keeper.hpp).
+// their own (server/sqlite_reader.hpp), checkpoints run on a thread beside them
+// (server/wal_keeper.hpp), and moves are appended in time order and copied by room when a game
+// ends (server/sqlite_moves.hpp).
 #pragma once
 
 #include <cstdint>
